@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * idlewake - mostly idle CPUs that keep waking up: newidle balancing runs
+ * every time a CPU goes idle and dominates the scheduler's work.
+ *
+ * N threads (default: online CPUs).  Each loops until the end of the run:
+ *   t0 = now; clock_nanosleep(-p usec); t1 = now; busy-spin -u usec
+ * and counts loops.  t1 - t0 - sleep is the "oversleep" (timer slack plus
+ * wakeup latency); its mean and maximum are reported as a side metric.
+ *
+ * loops/sec = loops completed by all threads / measured runtime.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROG "idlewake"
+
+static struct {
+	unsigned int threads;
+	uint64_t sleep_ns;
+	uint64_t spin_ns;
+	double runtime_s;
+	bool json;
+	uint64_t end;		/* ns, CLOCK_MONOTONIC */
+} cfg = {
+	.sleep_ns = 200 * 1000ULL,
+	.spin_ns = 20 * 1000ULL,
+	.runtime_s = 5,
+};
+
+struct thr {
+	uint64_t loops;
+	uint64_t oversleep_sum;
+	uint64_t oversleep_max;
+	pthread_t tid;
+} __attribute__((aligned(64)));
+
+static void die(const char *what)
+{
+	fprintf(stderr, PROG ": %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void die_err(const char *what, int err)
+{
+	fprintf(stderr, PROG ": %s: %s\n", what, strerror(err));
+	exit(1);
+}
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts))
+		die("clock_gettime");
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = PROG ": watchdog expired, run did not finish\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more we can do */
+	}
+	_exit(1);
+}
+
+static void *thread_fn(void *arg)
+{
+	struct thr *t = arg;
+	const struct timespec req = {
+		.tv_sec = (time_t)(cfg.sleep_ns / 1000000000ULL),
+		.tv_nsec = (long)(cfg.sleep_ns % 1000000000ULL),
+	};
+
+	for (;;) {
+		struct timespec rem = req;
+		uint64_t t0, t1, over;
+		int err;
+
+		t0 = now_ns();
+		if (t0 >= cfg.end)
+			break;
+		while ((err = clock_nanosleep(CLOCK_MONOTONIC, 0, &rem, &rem)) == EINTR)
+			;
+		if (err)
+			die_err("clock_nanosleep", err);
+		t1 = now_ns();
+		over = t1 - t0 > cfg.sleep_ns ? t1 - t0 - cfg.sleep_ns : 0;
+		t->oversleep_sum += over;
+		if (over > t->oversleep_max)
+			t->oversleep_max = over;
+		while (now_ns() < t1 + cfg.spin_ns)
+			;
+		t->loops++;
+	}
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " PROG " [-n THREADS] [-p SLEEP_USEC] [-u SPIN_USEC] [-r SECONDS] [-j]\n"
+		"  -n N   threads (default: online CPUs)\n"
+		"  -p U   sleep per loop, usec (default 200)\n"
+		"  -u U   busy spin per loop, usec (default 20)\n"
+		"  -r S   runtime in seconds (default 5)\n"
+		"  -j     also print one JSON line at the end\n");
+}
+
+static void bad_arg(int opt, const char *arg)
+{
+	fprintf(stderr, PROG ": invalid value for -%c: '%s'\n", opt, arg);
+	usage(stderr);
+	exit(2);
+}
+
+static long parse_long(int opt, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		bad_arg(opt, s);
+	return v;
+}
+
+static double parse_double(int opt, const char *s, double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= min && v <= max))
+		bad_arg(opt, s);
+	return v;
+}
+
+static unsigned int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	if (n >= 1)
+		return (unsigned int)n;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= 1)
+		return (unsigned int)CPU_COUNT(&set);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct thr *thr;
+	pthread_attr_t attr;
+	struct sigaction sa;
+	uint64_t start, loops = 0, over_sum = 0, over_max = 0;
+	unsigned int i;
+	double elapsed, lps, over_avg_us;
+	int opt, err;
+
+	cfg.threads = online_cpus();
+
+	while ((opt = getopt(argc, argv, "n:p:u:r:jh")) != -1) {
+		switch (opt) {
+		case 'n':
+			cfg.threads = (unsigned int)parse_long(opt, optarg, 1, 4096);
+			break;
+		case 'p':
+			cfg.sleep_ns = 1000ULL * (uint64_t)parse_long(opt, optarg, 1, 10000000);
+			break;
+		case 'u':
+			cfg.spin_ns = 1000ULL * (uint64_t)parse_long(opt, optarg, 0, 10000000);
+			break;
+		case 'r':
+			cfg.runtime_s = parse_double(opt, optarg, 0.001, 86400);
+			break;
+		case 'j':
+			cfg.json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	if (sigemptyset(&sa.sa_mask) || sigaction(SIGALRM, &sa, NULL))
+		die("sigaction");
+	alarm((unsigned int)(cfg.runtime_s + 60 +
+			     2 * (double)(cfg.sleep_ns + cfg.spin_ns) / 1e9));
+
+	thr = aligned_alloc(64, sizeof(*thr) * cfg.threads);
+	if (!thr)
+		die("aligned_alloc");
+	memset(thr, 0, sizeof(*thr) * cfg.threads);
+
+	if ((err = pthread_attr_init(&attr)))
+		die_err("pthread_attr_init", err);
+	if ((err = pthread_attr_setstacksize(&attr, 256 * 1024)))
+		die_err("pthread_attr_setstacksize", err);
+
+	start = now_ns();
+	cfg.end = start + (uint64_t)(cfg.runtime_s * 1e9);
+	for (i = 0; i < cfg.threads; i++)
+		if ((err = pthread_create(&thr[i].tid, &attr, thread_fn, &thr[i])))
+			die_err("pthread_create", err);
+	for (i = 0; i < cfg.threads; i++) {
+		if ((err = pthread_join(thr[i].tid, NULL)))
+			die_err("pthread_join", err);
+		loops += thr[i].loops;
+		over_sum += thr[i].oversleep_sum;
+		if (thr[i].oversleep_max > over_max)
+			over_max = thr[i].oversleep_max;
+	}
+	elapsed = (double)(now_ns() - start) / 1e9;
+	alarm(0);
+	pthread_attr_destroy(&attr);
+
+	lps = (double)loops / elapsed;
+	over_avg_us = loops ? (double)over_sum / (double)loops / 1000.0 : 0.0;
+	printf("idlewake: %u threads, sleep %llu usec, spin %llu usec, "
+	       "runtime %g s (measured %.3f s)\n",
+	       cfg.threads, (unsigned long long)(cfg.sleep_ns / 1000),
+	       (unsigned long long)(cfg.spin_ns / 1000), cfg.runtime_s, elapsed);
+	printf("loops: %llu\n", (unsigned long long)loops);
+	printf("oversleep usec: avg %.1f max %.1f\n", over_avg_us,
+	       (double)over_max / 1000.0);
+	printf("loops/sec: %.1f\n", lps);
+	if (cfg.json)
+		printf("{\"bench\":\"idlewake\",\"loops_per_s\":%.1f,\"loops\":%llu,"
+		       "\"threads\":%u,\"sleep_us\":%llu,\"spin_us\":%llu,"
+		       "\"oversleep_avg_us\":%.1f,\"oversleep_max_us\":%.1f,"
+		       "\"runtime_s\":%.3f}\n",
+		       lps, (unsigned long long)loops, cfg.threads,
+		       (unsigned long long)(cfg.sleep_ns / 1000),
+		       (unsigned long long)(cfg.spin_ns / 1000), over_avg_us,
+		       (double)over_max / 1000.0, elapsed);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		die("write stdout");
+	free(thr);
+	return 0;
+}

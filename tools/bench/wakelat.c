@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * wakelat - wakeup-latency benchmark (schbench-style method, own code).
+ *
+ * Threads
+ *   M message threads; each owns T worker threads.
+ *
+ * Protocol (one "round" of a message thread)
+ *   1. The message thread sets its pending counter to T.
+ *   2. For each of its workers, in order:
+ *        w->wake_ns = clock_gettime(CLOCK_MONOTONIC)   (just before the wake)
+ *        w->state   = POSTED                            (release store)
+ *        FUTEX_WAKE(&w->state, 1)
+ *   3. It FUTEX_WAITs on its pending counter until that reaches 0.
+ *   4. Optionally it nanosleeps -S usec, then starts the next round, until
+ *      the end of the measurement window.  Then it posts EXIT to its workers.
+ *
+ *   A worker FUTEX_WAITs on its own state word while the word is IDLE.  Its
+ *   first clock_gettime after leaving the wait is the "running" time:
+ *      wakeup latency  = running time - w->wake_ns
+ *   It sets its state back to IDLE, "thinks" (busy-spins -s usec), takes a
+ *   second clock reading:
+ *      request latency = done time - w->wake_ns
+ *   then decrements the pending counter of its message thread (the last
+ *   worker FUTEX_WAKEs the message thread) and goes back to sleep.
+ *
+ *   Worker state is only written by the message thread while the worker is
+ *   IDLE and counted in pending==0, so IDLE->POSTED and POSTED->IDLE never
+ *   race.
+ *
+ * Measurement window
+ *   [start + warmup, start + warmup + runtime).  A request is counted when
+ *   its wake_ns is inside the window; samples posted during the warmup are
+ *   discarded.  RPS = counted requests / runtime.
+ *
+ * Histograms
+ *   Log2-linear, in nanoseconds: values below 128 ns have their own bucket,
+ *   above that each power of two is split into 128 linear sub-buckets
+ *   (relative resolution <= 1/128 = 0.78%), capped at 10 s.  Each worker
+ *   owns its histograms (allocated before the run), so the hot path does
+ *   no allocation and shares no cache lines; they are merged at the end.
+ *   A percentile reports the highest value of its bucket, clamped to the
+ *   observed [min, max].
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROG "wakelat"
+
+/* ---- histogram --------------------------------------------------------- */
+
+#define SUB_BITS	7
+#define SUB_COUNT	(1u << SUB_BITS)		/* 128 sub-buckets */
+#define HIST_MAX_NS	10000000000ULL			/* 10 s cap */
+#define HIST_MAX_EXP	33				/* floor(log2(10 s in ns)) */
+#define HIST_BUCKETS	((HIST_MAX_EXP - SUB_BITS + 2) * SUB_COUNT)
+
+struct hist {
+	uint64_t count;
+	uint64_t min;
+	uint64_t max;
+	uint64_t b[HIST_BUCKETS];
+};
+
+static unsigned int hist_index(uint64_t v)
+{
+	unsigned int e;
+
+	if (v > HIST_MAX_NS)
+		v = HIST_MAX_NS;
+	if (v < SUB_COUNT)
+		return (unsigned int)v;
+	e = 63 - (unsigned int)__builtin_clzll(v);	/* e >= SUB_BITS */
+	return (e - SUB_BITS + 1) * SUB_COUNT +
+	       (unsigned int)((v >> (e - SUB_BITS)) - SUB_COUNT);
+}
+
+/* Highest value that maps to bucket @idx. */
+static uint64_t hist_bucket_high(unsigned int idx)
+{
+	unsigned int g, s, shift;
+
+	if (idx < SUB_COUNT)
+		return idx;
+	g = idx / SUB_COUNT;
+	s = idx % SUB_COUNT;
+	shift = g - 1;			/* = e - SUB_BITS */
+	return (((uint64_t)SUB_COUNT + s) << shift) + ((uint64_t)1 << shift) - 1;
+}
+
+static void hist_init(struct hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+static inline void hist_add(struct hist *h, uint64_t v)
+{
+	h->b[hist_index(v)]++;
+	h->count++;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+static void hist_merge(struct hist *dst, const struct hist *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < HIST_BUCKETS; i++)
+		dst->b[i] += src->b[i];
+	dst->count += src->count;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+struct pct {
+	double p;		/* percentile, e.g. 99.0 */
+	uint64_t value;		/* ns */
+	uint64_t samples;	/* samples since the previous percentile */
+};
+
+static const double pct_list[] = { 50.0, 90.0, 99.0, 99.9 };
+#define NPCT (sizeof(pct_list) / sizeof(pct_list[0]))
+
+static void hist_percentiles(const struct hist *h, struct pct *out)
+{
+	uint64_t cum = 0, prev_cum = 0;
+	unsigned int i = 0, k;
+
+	for (k = 0; k < NPCT; k++) {
+		uint64_t target;
+		uint64_t v;
+
+		out[k].p = pct_list[k];
+		out[k].value = 0;
+		out[k].samples = 0;
+		if (h->count == 0)
+			continue;
+		target = (uint64_t)((pct_list[k] / 100.0) * (double)h->count + 0.999999);
+		if (target < 1)
+			target = 1;
+		if (target > h->count)
+			target = h->count;
+		while (cum < target && i < HIST_BUCKETS)
+			cum += h->b[i++];
+		/* bucket i-1 holds the target sample */
+		v = hist_bucket_high(i - 1);
+		if (v > h->max)
+			v = h->max;
+		if (v < h->min)
+			v = h->min;
+		out[k].value = v;
+		out[k].samples = cum - prev_cum;
+		prev_cum = cum;
+	}
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static void die(const char *what)
+{
+	fprintf(stderr, PROG ": %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void die_err(const char *what, int err)
+{
+	fprintf(stderr, PROG ": %s: %s\n", what, strerror(err));
+	exit(1);
+}
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts))
+		die("clock_gettime");
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static inline void spin_until(uint64_t deadline)
+{
+	while (now_ns() < deadline)
+		;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000ULL),
+		.tv_nsec = (long)(ns % 1000000000ULL),
+	};
+	int err;
+
+	while ((err = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts)) == EINTR)
+		;
+	if (err)
+		die_err("clock_nanosleep", err);
+}
+
+static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
+{
+	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, val,
+		    NULL, NULL, 0) == -1 && errno != EAGAIN && errno != EINTR)
+		die("futex(FUTEX_WAIT)");
+}
+
+static void futex_wake(_Atomic uint32_t *addr, int nr)
+{
+	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, nr,
+		    NULL, NULL, 0) == -1)
+		die("futex(FUTEX_WAKE)");
+}
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = PROG ": watchdog expired, run did not finish\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more we can do */
+	}
+	_exit(1);
+}
+
+static void arm_watchdog(double seconds)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	if (sigemptyset(&sa.sa_mask) || sigaction(SIGALRM, &sa, NULL))
+		die("sigaction");
+	if (seconds > 86400.0 * 7)
+		seconds = 86400.0 * 7;
+	alarm((unsigned int)seconds + 1);
+}
+
+/* ---- benchmark --------------------------------------------------------- */
+
+enum { W_IDLE = 0, W_POSTED = 1, W_EXIT = 2 };
+
+struct msg_thread;
+
+struct worker {
+	_Atomic uint32_t state;		/* futex word, written by waker */
+	_Atomic uint64_t wake_ns;	/* waker's clock before the wake */
+	struct msg_thread *m;
+	struct hist *wake_hist;
+	struct hist *req_hist;
+	uint64_t requests;
+	pthread_t tid;
+} __attribute__((aligned(64)));
+
+struct msg_thread {
+	_Atomic uint32_t pending;	/* futex word: workers still busy */
+	struct worker *workers;
+	uint64_t rounds;
+	pthread_t tid;
+} __attribute__((aligned(64)));
+
+static struct {
+	unsigned int nmsg;
+	unsigned int nworkers;
+	double runtime_s;
+	double warmup_s;
+	uint64_t think_ns;
+	uint64_t round_sleep_ns;
+	bool json;
+	uint64_t measure_start;		/* ns, CLOCK_MONOTONIC */
+	uint64_t measure_end;
+} cfg = {
+	.nmsg = 2,
+	.nworkers = 4,
+	.runtime_s = 5,
+	.warmup_s = 1,
+	.think_ns = 100 * 1000ULL,
+	.round_sleep_ns = 0,
+};
+
+static void *worker_fn(void *arg)
+{
+	struct worker *w = arg;
+	struct msg_thread *m = w->m;
+
+	for (;;) {
+		uint32_t s;
+		uint64_t posted, running, done;
+
+		while ((s = atomic_load_explicit(&w->state,
+						 memory_order_acquire)) == W_IDLE)
+			futex_wait(&w->state, W_IDLE);
+		running = now_ns();
+		if (s == W_EXIT)
+			break;
+		posted = atomic_load_explicit(&w->wake_ns, memory_order_relaxed);
+		atomic_store_explicit(&w->state, W_IDLE, memory_order_relaxed);
+
+		spin_until(running + cfg.think_ns);
+		done = now_ns();
+
+		if (posted >= cfg.measure_start && posted < cfg.measure_end) {
+			hist_add(w->wake_hist, running - posted);
+			hist_add(w->req_hist, done - posted);
+			w->requests++;
+		}
+		/* acq_rel orders the IDLE store before the message thread sees 0 */
+		if (atomic_fetch_sub_explicit(&m->pending, 1,
+					      memory_order_acq_rel) == 1)
+			futex_wake(&m->pending, 1);
+	}
+	return NULL;
+}
+
+static void *msg_fn(void *arg)
+{
+	struct msg_thread *m = arg;
+	unsigned int i;
+
+	while (now_ns() < cfg.measure_end) {
+		uint32_t p;
+
+		atomic_store_explicit(&m->pending, cfg.nworkers,
+				      memory_order_relaxed);
+		for (i = 0; i < cfg.nworkers; i++) {
+			struct worker *w = &m->workers[i];
+
+			atomic_store_explicit(&w->wake_ns, now_ns(),
+					      memory_order_relaxed);
+			atomic_store_explicit(&w->state, W_POSTED,
+					      memory_order_release);
+			futex_wake(&w->state, 1);
+		}
+		while ((p = atomic_load_explicit(&m->pending,
+						 memory_order_acquire)) != 0)
+			futex_wait(&m->pending, p);
+		m->rounds++;
+		if (cfg.round_sleep_ns)
+			sleep_ns(cfg.round_sleep_ns);
+	}
+	for (i = 0; i < cfg.nworkers; i++) {
+		atomic_store_explicit(&m->workers[i].state, W_EXIT,
+				      memory_order_release);
+		futex_wake(&m->workers[i].state, 1);
+	}
+	return NULL;
+}
+
+static double to_us(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+static unsigned long long to_us_int(uint64_t ns)
+{
+	return (unsigned long long)((ns + 500) / 1000);
+}
+
+static void print_hist(const char *title, const struct hist *h,
+		       const struct pct *p)
+{
+	unsigned int k;
+
+	printf("%s percentiles (usec) runtime %g (s) (%llu total samples)\n",
+	       title, cfg.runtime_s, (unsigned long long)h->count);
+	for (k = 0; k < NPCT; k++)
+		printf("\t%s%4.1fth: %-10llu (%llu samples)\n",
+		       p[k].p == 99.0 ? "* " : "  ", p[k].p,
+		       to_us_int(p[k].value), (unsigned long long)p[k].samples);
+	printf("\t  min=%llu, max=%llu\n",
+	       to_us_int(h->count ? h->min : 0), to_us_int(h->max));
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " PROG " [-m MSG_THREADS] [-t WORKERS] [-r SECONDS] [-w SECONDS]\n"
+		"               [-s THINK_USEC] [-S ROUND_SLEEP_USEC] [-j]\n"
+		"  -m N   message threads (default 2)\n"
+		"  -t N   worker threads per message thread (default 4)\n"
+		"  -r S   measured runtime in seconds (default 5)\n"
+		"  -w S   warmup seconds, samples discarded (default 1)\n"
+		"  -s U   worker think time, busy-spin usec (default 100)\n"
+		"  -S U   message thread sleep between rounds, usec (default 0)\n"
+		"  -j     also print one JSON line at the end\n");
+}
+
+static void bad_arg(int opt, const char *arg)
+{
+	fprintf(stderr, PROG ": invalid value for -%c: '%s'\n", opt, arg);
+	usage(stderr);
+	exit(2);
+}
+
+static long parse_long(int opt, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		bad_arg(opt, s);
+	return v;
+}
+
+static double parse_double(int opt, const char *s, double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= min && v <= max))
+		bad_arg(opt, s);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	struct msg_thread *msgs;
+	struct worker *workers;
+	struct hist *hists, wake_all, req_all;
+	struct pct wake_pct[NPCT], req_pct[NPCT];
+	pthread_attr_t attr;
+	uint64_t start, requests = 0, nthreads;
+	unsigned int i, j;
+	double rps;
+	int opt, err;
+
+	while ((opt = getopt(argc, argv, "m:t:r:w:s:S:jh")) != -1) {
+		switch (opt) {
+		case 'm':
+			cfg.nmsg = (unsigned int)parse_long(opt, optarg, 1, 1024);
+			break;
+		case 't':
+			cfg.nworkers = (unsigned int)parse_long(opt, optarg, 1, 4096);
+			break;
+		case 'r':
+			cfg.runtime_s = parse_double(opt, optarg, 0.001, 86400);
+			break;
+		case 'w':
+			cfg.warmup_s = parse_double(opt, optarg, 0, 86400);
+			break;
+		case 's':
+			cfg.think_ns = 1000ULL * (uint64_t)parse_long(opt, optarg, 0, 10000000);
+			break;
+		case 'S':
+			cfg.round_sleep_ns = 1000ULL * (uint64_t)parse_long(opt, optarg, 0, 10000000);
+			break;
+		case 'j':
+			cfg.json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	nthreads = (uint64_t)cfg.nmsg * cfg.nworkers;
+	if (nthreads > 16384) {
+		fprintf(stderr, PROG ": too many workers (%llu > 16384)\n",
+			(unsigned long long)nthreads);
+		usage(stderr);
+		return 2;
+	}
+
+	/* Bounded: warmup + runtime + the last round (think + sleep) + slack. */
+	arm_watchdog(cfg.warmup_s + cfg.runtime_s + 60 +
+		     2.0 * (double)(cfg.think_ns + cfg.round_sleep_ns) / 1e9);
+
+	msgs = aligned_alloc(64, sizeof(*msgs) * cfg.nmsg);
+	workers = aligned_alloc(64, sizeof(*workers) * nthreads);
+	hists = malloc(sizeof(*hists) * nthreads * 2);
+	if (!msgs || !workers || !hists)
+		die("malloc");
+	memset(msgs, 0, sizeof(*msgs) * cfg.nmsg);
+	memset(workers, 0, sizeof(*workers) * nthreads);
+
+	if ((err = pthread_attr_init(&attr)))
+		die_err("pthread_attr_init", err);
+	if ((err = pthread_attr_setstacksize(&attr, 256 * 1024)))
+		die_err("pthread_attr_setstacksize", err);
+
+	/* Workers first: they park on IDLE until their message thread runs. */
+	for (i = 0; i < cfg.nmsg; i++) {
+		struct msg_thread *m = &msgs[i];
+
+		m->workers = &workers[(uint64_t)i * cfg.nworkers];
+		for (j = 0; j < cfg.nworkers; j++) {
+			uint64_t n = (uint64_t)i * cfg.nworkers + j;
+			struct worker *w = &m->workers[j];
+
+			w->m = m;
+			w->wake_hist = &hists[2 * n];
+			w->req_hist = &hists[2 * n + 1];
+			hist_init(w->wake_hist);
+			hist_init(w->req_hist);
+			atomic_store(&w->state, W_IDLE);
+			if ((err = pthread_create(&w->tid, &attr, worker_fn, w)))
+				die_err("pthread_create(worker)", err);
+		}
+	}
+
+	start = now_ns();
+	cfg.measure_start = start + (uint64_t)(cfg.warmup_s * 1e9);
+	cfg.measure_end = cfg.measure_start + (uint64_t)(cfg.runtime_s * 1e9);
+
+	for (i = 0; i < cfg.nmsg; i++)
+		if ((err = pthread_create(&msgs[i].tid, &attr, msg_fn, &msgs[i])))
+			die_err("pthread_create(message)", err);
+
+	for (i = 0; i < cfg.nmsg; i++)
+		if ((err = pthread_join(msgs[i].tid, NULL)))
+			die_err("pthread_join", err);
+	for (i = 0; i < nthreads; i++)
+		if ((err = pthread_join(workers[i].tid, NULL)))
+			die_err("pthread_join", err);
+	alarm(0);
+	pthread_attr_destroy(&attr);
+
+	hist_init(&wake_all);
+	hist_init(&req_all);
+	for (i = 0; i < nthreads; i++) {
+		hist_merge(&wake_all, workers[i].wake_hist);
+		hist_merge(&req_all, workers[i].req_hist);
+		requests += workers[i].requests;
+	}
+	hist_percentiles(&wake_all, wake_pct);
+	hist_percentiles(&req_all, req_pct);
+	rps = (double)requests / cfg.runtime_s;
+
+	printf("wakelat: %u message threads, %u workers each, think %llu usec, "
+	       "round sleep %llu usec, warmup %g s\n",
+	       cfg.nmsg, cfg.nworkers, (unsigned long long)(cfg.think_ns / 1000),
+	       (unsigned long long)(cfg.round_sleep_ns / 1000), cfg.warmup_s);
+	print_hist("Wakeup Latencies", &wake_all, wake_pct);
+	print_hist("Request Latencies", &req_all, req_pct);
+	printf("average rps: %.1f\n", rps);
+
+	if (cfg.json)
+		printf("{\"bench\":\"wakelat\",\"p50\":%.1f,\"p90\":%.1f,"
+		       "\"p99\":%.1f,\"p999\":%.1f,\"min\":%.1f,\"max\":%.1f,"
+		       "\"samples\":%llu,\"rps\":%.1f,"
+		       "\"req_p50\":%.1f,\"req_p99\":%.1f,"
+		       "\"message_threads\":%u,\"workers\":%u,\"think_us\":%llu,"
+		       "\"runtime_s\":%g}\n",
+		       to_us(wake_pct[0].value), to_us(wake_pct[1].value),
+		       to_us(wake_pct[2].value), to_us(wake_pct[3].value),
+		       to_us(wake_all.count ? wake_all.min : 0), to_us(wake_all.max),
+		       (unsigned long long)wake_all.count, rps,
+		       to_us(req_pct[0].value), to_us(req_pct[2].value),
+		       cfg.nmsg, cfg.nworkers,
+		       (unsigned long long)(cfg.think_ns / 1000), cfg.runtime_s);
+
+	if (fflush(stdout) == EOF || ferror(stdout))
+		die("write stdout");
+	free(hists);
+	free(workers);
+	free(msgs);
+	return 0;
+}
