@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Pure arithmetic of the fair-class load-balancing policies.
+//!
+//! Everything here is a total function of plain integers and booleans: no
+//! kernel state, no locking, no `unsafe`, no floating point, only `core`.
+//! The same file is built into the kernel (as a module of the `sched_lb`
+//! crate) and on the host (by `tools/lb-math`, which carries the tests).
+//!
+//! Rules followed by every function:
+//!
+//! - No panic on any input: no operator that can overflow or divide by
+//!   zero is used (the module denies `clippy::arithmetic_side_effects`);
+//!   every multiplication is widened, checked or saturating, every division
+//!   is by a [`NonZeroU64`] or a non-zero constant. Where the C code divides
+//!   by an input, the result for a zero divisor is defined and documented.
+//! - No 128-bit integers: their division needs `__udivti3` and friends,
+//!   which the kernel does not provide (it only redirects `core.o`'s
+//!   references to panicking stubs).
+//! - Where a function mirrors C code of Linux 6.12 it gives the same result
+//!   as the C for every input on which the C arithmetic does not overflow;
+//!   where the C would overflow, wrap or underflow, the result here is the
+//!   mathematically exact one, saturated or clamped as documented.
+//!
+//! Imbalance values are clamped to [`IMBALANCE_MAX`] so that they always fit
+//! the kernel's `long env->imbalance`.
+
+// The kernel crate may include this file as a private `mod math;` and call
+// only some helpers; every item is meant as API, so neither lint helps here.
+#![allow(unreachable_pub, dead_code)]
+#![deny(clippy::arithmetic_side_effects)]
+
+use core::num::NonZeroU64;
+
+/// Capacity of one CPU at its highest OPP (`SCHED_CAPACITY_SCALE`, `1 << 10`).
+pub const SCHED_CAPACITY_SCALE: u64 = 1024;
+
+/// Largest imbalance returned: `LONG_MAX`, the range of `env->imbalance`.
+pub const IMBALANCE_MAX: u64 = i64::MAX as u64;
+
+/// `NUMA_IMBALANCE_MIN` of fair.c: imbalances up to this are tolerated
+/// between lightly loaded NUMA groups.
+pub const NUMA_IMBALANCE_MIN: u64 = 2;
+
+/// Divisor of equation \[4\] of `update_idle_cpu_scan()`:
+/// `10000 * SCHED_CAPACITY_SCALE`.
+const SIS_UTIL_DIVISOR: u64 = 10_000 * SCHED_CAPACITY_SCALE;
+
+/// Returns `floor(n * s / d)`, exact when `s < d <= 2^47`.
+///
+/// The fast path is one multiplication. When `n * s` does not fit in 64
+/// bits, `n` is split into 16-bit halves so that every partial product
+/// stays below `2^64`. Outside its precondition the result saturates
+/// instead of panicking.
+#[inline]
+fn mul_div_below(n: u32, s: u64, d: NonZeroU64) -> u64 {
+    if let Some(p) = u64::from(n).checked_mul(s) {
+        return p / d;
+    }
+    let hi = u64::from(n >> 16);
+    let lo = u64::from(n & 0xffff);
+    // n * s = hi * s * 2^16 + lo * s and hi * s = qa * d + ra, ra < d.
+    let a = hi.saturating_mul(s);
+    let (qa, ra) = (a / d, a % d);
+    let b = ra
+        .saturating_mul(1 << 16)
+        .saturating_add(lo.saturating_mul(s));
+    qa.saturating_mul(1 << 16).saturating_add(b / d)
+}
+
+/// ILB_UTIL: number of sched groups a newly idle balance scans in a domain.
+///
+/// From Chen Yu's RFC (June 2023, "sched/fair: Calculate the scan depth for
+/// idle balance based on system utilization"), computed during periodic
+/// balance of an LLC domain and used by the next `CPU_NEWLY_IDLE` balance:
+///
+/// `nr_scan = nr_groups - nr_groups * sum_util / (span_weight * SCHED_CAPACITY_SCALE)`
+///
+/// with a truncating division, so the subtracted busy share rounds down and
+/// the depth rounds up. The RFC's scan loop visits a group before it counts
+/// down (`if (--nr_scan_ilb <= 0) break;`) and the local group comes first,
+/// so it always visits at least one group; this function returns the number
+/// of groups actually visited:
+///
+/// - `nr_groups == 0`: `0`.
+/// - `span_weight == 0` (no capacity known; the C would divide by zero):
+///   `nr_groups`, scan everything.
+/// - `sum_util >= span_weight * SCHED_CAPACITY_SCALE` (utilization at or
+///   above capacity; the C goes to zero or negative): `1`, the local group.
+/// - otherwise `max(1, nr_scan)`.
+///
+/// The result is always in `0..=nr_groups`.
+#[inline]
+pub fn ilb_scan_depth(nr_groups: u32, sum_util: u64, span_weight: u32) -> u32 {
+    if nr_groups == 0 {
+        return 0;
+    }
+    // span_weight * 1024 < 2^42: cannot saturate.
+    let capacity = u64::from(span_weight).saturating_mul(SCHED_CAPACITY_SCALE);
+    let Some(capacity) = NonZeroU64::new(capacity) else {
+        return nr_groups;
+    };
+    if sum_util >= capacity.get() {
+        return 1;
+    }
+    // sum_util < capacity <= 2^42, so busy < nr_groups and it is exact.
+    let busy = mul_div_below(nr_groups, sum_util, capacity);
+    let depth = u64::from(nr_groups).saturating_sub(busy).max(1);
+    u32::try_from(depth).unwrap_or(nr_groups)
+}
+
+/// SIS_UTIL: number of CPUs `select_idle_cpu()` may scan in an LLC.
+///
+/// Translation of `update_idle_cpu_scan()` (kernel/sched/fair.c, 6.12),
+/// the value it writes to `sd_llc_shared->nr_idle_scan`:
+///
+/// ```text
+/// x   = sum_util / llc_weight                                   [3]
+/// tmp = min(x * x * pct * pct / (10000 * 1024), 1024)           [4]
+/// y   = (1024 - tmp) * llc_weight / 1024                        [2]
+/// ```
+///
+/// Parameters:
+/// - `sum_util`: sum of `cpu_util_cfs()` over the LLC domain's CPUs, as
+///   accumulated by `update_sd_lb_stats()`.
+/// - `llc_weight`: `per_cpu(sd_llc_size, dst_cpu)`, the number of CPUs in
+///   the LLC (equal to `sd->span_weight` when the C gets this far).
+/// - `imbalance_pct`: `sd->imbalance_pct` of the LLC domain (117 on MC);
+///   the C calls it `pct`. The scan drops to zero when the utilization
+///   ratio reaches `100 / pct`.
+///
+/// Bit-identical to the C for every input where the C does not overflow:
+/// `x * x * pct * pct` below `2^64`, `imbalance_pct <= INT_MAX` (the C
+/// stores it in an `int`) and `llc_weight <= INT_MAX`. Beyond that this
+/// uses the exact values: a product of `2^64` or more exceeds the clamp, so
+/// `tmp` is `1024` and the result `0`, where the C would use the wrapped
+/// product. `llc_weight == 0` (a division by zero in C) returns `0`.
+/// The result is always in `0..=llc_weight`.
+#[inline]
+pub fn sis_util_nr_idle_scan(sum_util: u64, llc_weight: u32, imbalance_pct: u32) -> u32 {
+    let Some(weight) = NonZeroU64::new(u64::from(llc_weight)) else {
+        return 0;
+    };
+    // Equation [3].
+    let x = sum_util / weight;
+    // Equation [4]: x * x * pct * pct == (x * pct)^2.
+    let tmp = match x
+        .checked_mul(u64::from(imbalance_pct))
+        .and_then(|xp| xp.checked_mul(xp))
+    {
+        Some(sq) => (sq / SIS_UTIL_DIVISOR).min(SCHED_CAPACITY_SCALE),
+        None => SCHED_CAPACITY_SCALE,
+    };
+    // Equation [2]: (1024 - tmp) * llc_weight <= 2^42, no saturation.
+    let y = SCHED_CAPACITY_SCALE
+        .saturating_sub(tmp)
+        .saturating_mul(weight.get())
+        / SCHED_CAPACITY_SCALE;
+    u32::try_from(y).unwrap_or(llc_weight)
+}
+
+/// Kind of quantity `env->imbalance` counts (`enum migration_type`).
+///
+/// The discriminants are those of the C enum, so `ty as u32` converts.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MigrationType {
+    /// `migrate_load`: weighted load.
+    Load = 0,
+    /// `migrate_util`: utilization (capacity units).
+    Util = 1,
+    /// `migrate_task`: number of tasks.
+    Task = 2,
+    /// `migrate_misfit`: one misfit task.
+    Misfit = 3,
+}
+
+/// Result of an imbalance computation: what to migrate and how much.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Imbalance {
+    /// Value for `env->migration_type`.
+    pub migration_type: MigrationType,
+    /// Value for `env->imbalance`; never above [`IMBALANCE_MAX`].
+    pub imbalance: u64,
+}
+
+/// Whether `calculate_imbalance()` fills the local group's spare capacity
+/// by utilization rather than spreading by task count.
+///
+/// Applies when `local->group_type == group_has_spare`. 6.12 takes the
+/// utilization path when `busiest->group_type > group_fully_busy` (at that
+/// point only `group_overloaded` is left) and the domain is not
+/// `SD_SHARE_LLC`. With `llc_spread == false` the `SD_SHARE_LLC` test is
+/// dropped, which reproduces the rule before v5.10 (`NO_LB_LLC_SPREAD`).
+#[inline]
+pub fn spare_migrates_util(busiest_overloaded: bool, sd_share_llc: bool, llc_spread: bool) -> bool {
+    busiest_overloaded && !(llc_spread && sd_share_llc)
+}
+
+/// Imbalance when the local group fills its spare capacity by utilization.
+///
+/// The `migrate_util` case of `calculate_imbalance()` for a local group
+/// with spare capacity and an overloaded busiest group: migrate
+/// `max(capacity, util) - util`, that is `capacity - util` saturated at 0
+/// (and clamped to [`IMBALANCE_MAX`]). This is the only rule used before
+/// v5.10, inside an LLC too, and what `NO_LB_LLC_SPREAD` reproduces.
+///
+/// `dst_idle` is `env->idle != __CPU_NOT_IDLE`. As in 6.12, when the
+/// destination CPU is idle or newly idle and there is no spare capacity
+/// left (utilization at or above capacity), ask for one task instead
+/// (`migrate_task`, 1): the busiest group has at least one waiting task.
+#[inline]
+pub fn util_spread_imbalance(local_capacity: u64, local_util: u64, dst_idle: bool) -> Imbalance {
+    let spare = local_capacity.saturating_sub(local_util).min(IMBALANCE_MAX);
+    if dst_idle && spare == 0 {
+        Imbalance {
+            migration_type: MigrationType::Task,
+            imbalance: 1,
+        }
+    } else {
+        Imbalance {
+            migration_type: MigrationType::Util,
+            imbalance: spare,
+        }
+    }
+}
+
+/// Difference of idle CPUs, local minus busiest, saturated at 0.
+///
+/// 6.12 computes `max_t(long, 0, local->idle_cpus - busiest->idle_cpus)`;
+/// the subtraction is done in `unsigned int` and wraps when busiest has
+/// more idle CPUs, giving a huge positive imbalance. Saturating is what
+/// upstream's later `lsub_positive()` fix does.
+#[inline]
+pub fn idle_cpus_imbalance(local_idle_cpus: u32, busiest_idle_cpus: u32) -> u64 {
+    u64::from(local_idle_cpus.saturating_sub(busiest_idle_cpus))
+}
+
+/// `sibling_imbalance()` of 6.12: tasks to move so that both groups run the
+/// same number of tasks per core (before the final halving).
+///
+/// - `dst_idle`: `env->idle != __CPU_NOT_IDLE`; when false, 0.
+/// - `local_nr_running`, `busiest_nr_running`: `sum_nr_running` of the
+///   groups; when busiest runs nothing, 0.
+/// - `local_cores`, `busiest_cores`: `sched_group->cores` of the groups.
+///
+/// With equal core counts: `busiest - local`, saturated at 0. Otherwise
+/// `(2 * d + lc + bc) / (lc + bc)` with
+/// `d = max(0, lc * busiest - bc * local)`, and at least 2 when the local
+/// group is empty and busiest runs more than one task. Computed in 64 bits
+/// without overflow: equal to the C wherever its `unsigned int` products
+/// do not wrap.
+#[inline]
+pub fn sibling_imbalance(
+    dst_idle: bool,
+    local_nr_running: u32,
+    busiest_nr_running: u32,
+    local_cores: u32,
+    busiest_cores: u32,
+) -> u64 {
+    if !dst_idle || busiest_nr_running == 0 {
+        return 0;
+    }
+    if local_cores == busiest_cores {
+        return u64::from(busiest_nr_running.saturating_sub(local_nr_running));
+    }
+    // Products of two u32 values are below 2^64: the saturating ops are exact.
+    let scaled_busiest = u64::from(local_cores).saturating_mul(u64::from(busiest_nr_running));
+    let scaled_local = u64::from(busiest_cores).saturating_mul(u64::from(local_nr_running));
+    let diff = scaled_busiest.saturating_sub(scaled_local);
+    // The core counts differ, so their sum is at least 1.
+    let Some(cores) =
+        NonZeroU64::new(u64::from(local_cores).saturating_add(u64::from(busiest_cores)))
+    else {
+        return 0;
+    };
+    // (2 * diff + cores) / cores == 2 * diff / cores + 1, and with
+    // diff = q * cores + r: 2 * diff / cores = 2 * q + 2 * r / cores.
+    // q <= busiest_nr_running and r < cores < 2^33: nothing saturates.
+    let (q, r) = (diff / cores, diff % cores);
+    let imbalance = q
+        .saturating_mul(2)
+        .saturating_add(r.saturating_mul(2) / cores)
+        .saturating_add(1);
+    if imbalance <= 1 && local_nr_running == 0 && busiest_nr_running > 1 {
+        2
+    } else {
+        imbalance
+    }
+}
+
+/// `adjust_numa_imbalance()` of 6.12: tolerate a small imbalance between
+/// NUMA groups while the destination is lightly loaded.
+///
+/// Returns `imbalance` when `dst_running > imb_numa_nr`, else 0 when
+/// `imbalance <= NUMA_IMBALANCE_MIN`, else `imbalance`. The C passes
+/// `imbalance` as an `int`; this keeps all 64 bits.
+#[inline]
+pub fn adjust_numa_imbalance(imbalance: u64, dst_running: u64, imb_numa_nr: u32) -> u64 {
+    if dst_running > u64::from(imb_numa_nr) || imbalance > NUMA_IMBALANCE_MIN {
+        imbalance
+    } else {
+        0
+    }
+}
+
+/// Inputs of the task-count spread besides the four per-group counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpreadContext {
+    /// `busiest->group_weight`: CPUs in the busiest group.
+    pub busiest_group_weight: u32,
+    /// `sds->prefer_sibling`: the busiest group's child domain has
+    /// `SD_PREFER_SIBLING`.
+    pub prefer_sibling: bool,
+    /// `env->idle != __CPU_NOT_IDLE`: the destination CPU is idle.
+    pub dst_idle: bool,
+    /// `sds->local->cores`: cores in the local group.
+    pub local_cores: u32,
+    /// `sds->busiest->cores`: cores in the busiest group.
+    pub busiest_cores: u32,
+    /// `Some(env->sd->imb_numa_nr)` in an `SD_NUMA` domain, else `None`.
+    pub numa_imb_nr: Option<u32>,
+}
+
+/// Imbalance when the local group has spare capacity and the balance
+/// spreads by task count (the LLC spread of v5.10+).
+///
+/// The `group_has_spare` branch of 6.12's `calculate_imbalance()` after the
+/// utilization case (see [`spare_migrates_util`]) was not taken, i.e. inside
+/// an `SD_SHARE_LLC` domain, or when busiest is not overloaded:
+///
+/// - if `busiest->group_weight == 1 || sds->prefer_sibling`: even out the
+///   tasks per core, [`sibling_imbalance`];
+/// - otherwise even out the idle CPUs, [`idle_cpus_imbalance`]: local idle
+///   minus busiest idle, saturated at 0 (6.12 wraps in `unsigned int`);
+/// - in an `SD_NUMA` domain, [`adjust_numa_imbalance`] with
+///   `dst_running = local_nr_running + 1`;
+/// - finally halved (`>> 1`): moving one task changes the difference by 2.
+///
+/// The migration type is always `migrate_task`; the imbalance is a number
+/// of tasks, at most `u64::MAX >> 1` = [`IMBALANCE_MAX`].
+#[inline]
+pub fn llc_spread_imbalance(
+    local_idle_cpus: u32,
+    busiest_idle_cpus: u32,
+    local_nr_running: u32,
+    busiest_nr_running: u32,
+    ctx: SpreadContext,
+) -> Imbalance {
+    let mut imbalance = if ctx.busiest_group_weight == 1 || ctx.prefer_sibling {
+        sibling_imbalance(
+            ctx.dst_idle,
+            local_nr_running,
+            busiest_nr_running,
+            ctx.local_cores,
+            ctx.busiest_cores,
+        )
+    } else {
+        idle_cpus_imbalance(local_idle_cpus, busiest_idle_cpus)
+    };
+    if let Some(imb_numa_nr) = ctx.numa_imb_nr {
+        let dst_running = u64::from(local_nr_running).saturating_add(1);
+        imbalance = adjust_numa_imbalance(imbalance, dst_running, imb_numa_nr);
+    }
+    Imbalance {
+        migration_type: MigrationType::Task,
+        imbalance: imbalance / 2,
+    }
+}
+
+/// Whether one runqueue makes its sched group, and so the root domain,
+/// overloaded (6.12 `update_sg_lb_stats()`).
+///
+/// True when the runqueue has more than one runnable task
+/// (`rq->nr_running > 1`), or when it carries a misfit task. `misfit` is the
+/// caller's test: 6.12 counts it only in an `SD_ASYM_CPUCAPACITY` domain,
+/// for a busy CPU of a non-local group with `rq->misfit_task_load != 0`.
+#[inline]
+pub fn rq_overloaded(nr_running: u32, misfit: bool) -> bool {
+    nr_running > 1 || misfit
+}
+
+/// Whether `add_nr_running()` sets `rd->overloaded` (6.12 sched.h): the
+/// runqueue goes from fewer than 2 to at least 2 runnable tasks.
+///
+/// `prev_nr + count` saturates where the C `unsigned` sum would wrap.
+#[inline]
+pub fn add_nr_running_sets_overload(prev_nr: u32, count: u32) -> bool {
+    prev_nr < 2 && prev_nr.saturating_add(count) >= 2
+}
+
+/// Whether `sched_balance_newidle()` gives up before balancing any domain
+/// (6.12 fair.c early exit).
+///
+/// True when the root domain is not overloaded (`!rd->overloaded`: no CPU
+/// runs a second task, nothing to pull; Tim Chen's 2014 fast idling), or
+/// when the CPU's average idle time is shorter than the cost of a balance:
+/// `this_rq->avg_idle < sd->max_newidle_lb_cost` of the lowest domain.
+/// (The 2014 patch compared with `sysctl_sched_migration_cost`; a caller
+/// reproducing it passes that instead.) Both times are in nanoseconds.
+#[inline]
+pub fn rd_overload_skip_newidle(
+    rd_overloaded: bool,
+    avg_idle_ns: u64,
+    max_newidle_lb_cost_ns: u64,
+) -> bool {
+    !rd_overloaded || avg_idle_ns < max_newidle_lb_cost_ns
+}
+
+/// Whether a domain's periodic balance is due:
+/// `time_after_eq(jiffies, last_balance + interval)`.
+///
+/// Wrap-safe like the C macro: all sums wrap and the difference is read as
+/// signed, so the answer is right while the two times are less than
+/// `2^63` jiffies apart.
+#[inline]
+pub fn balance_is_due(now: u64, last_balance: u64, interval: u64) -> bool {
+    // Reinterpreting the wrapped difference as signed is the C `(long)` cast.
+    (now.wrapping_sub(last_balance.wrapping_add(interval)) as i64) >= 0
+}
+
+/// Whether to try the global `sched_balance_running` lock of an
+/// `SD_SERIALIZE` (NUMA) domain.
+///
+/// Only consulted for a domain with `SD_SERIALIZE`. 6.12's
+/// `sched_balance_domains()` does the `atomic_cmpxchg_acquire()` on every
+/// visit of such a domain, before it knows whether a balance is due, so
+/// every CPU's tick hits the shared cache line (Tim Chen, Oct 2025).
+///
+/// - `serialize_due_feature == false`: always true, the 6.12 order.
+/// - `serialize_due_feature == true`: true only when `balance_due` (see
+///   [`balance_is_due`]). When false the caller skips the lock; it would
+///   not have balanced anyway, since the balance is not due.
+///
+/// A caller placed after `should_we_balance()`, as upstream finally did in
+/// `sched_balance_rq()`, passes `due && should_we_balance` as `balance_due`.
+#[inline]
+pub fn serialize_should_try(serialize_due_feature: bool, balance_due: bool) -> bool {
+    !serialize_due_feature || balance_due
+}
