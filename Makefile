@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sched-rust-lb: Rust load-balancing helpers for the fair class, as an
+# overlay on Linux 6.12.117.  See README.md and Documentation/pipeline.rst.
+#
+#   make run     build if needed, boot the guest, run the experiment
+#   make test    host tests, kernel build, boot: KUnit + kselftests
+#
+# Inputs (all optional):
+#   BUILD=dir    cache for the kernel tree, objects and guest files
+#                (default ~/.cache/sched-rust-lb)
+#   O=dir        kernel object directory (default $(BUILD)/obj)
+#   KSRC=dir     a 6.12.y tree of your own instead of Debian's 6.12.117
+#   TOPOLOGY=... guest topology, e.g. sockets=2,cores=2,threads=2,nodes=2
+#   ACCEL=tcg|kvm  KVM is probed and falls back to TCG
+#   V=1          verbose kernel build
+
+OVERLAY   := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD     ?= $(HOME)/.cache/sched-rust-lb
+override BUILD := $(abspath $(BUILD))
+ifeq ($(strip $(KSRC)),)
+  override KSRC := $(BUILD)/linux-source-6.12
+  TARBALL   := /usr/src/linux-source-6.12.tar.xz
+  O         ?= $(BUILD)/obj
+else
+  override KSRC := $(abspath $(KSRC))
+  TARBALL   :=
+  O         ?= $(BUILD)/obj-ksrc
+endif
+override O := $(abspath $(O))
+GUEST     := $(BUILD)/guest
+CARGO_TARGET_DIR ?= $(BUILD)/cargo-target
+export CARGO_TARGET_DIR
+
+# The design card's `make LLVM=1`: LLVM 22 (the LLVM of rustc 1.95) first.
+export PATH := /usr/lib/llvm-22/bin:$(HOME)/.cargo/bin:$(PATH)
+JOBS      ?= $(shell nproc)
+KMAKE      = $(MAKE) -C $(KSRC) O=$(O) LLVM=1 -j$(JOBS) $(if $(V),V=$(V))
+
+TOPOLOGY  ?= sockets=2,cores=2,threads=2,nodes=2
+TEST_TOPOLOGY ?= sockets=4,cores=2,threads=2,nodes=2
+ACCEL     ?= tcg
+RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
+	     --initrd $(GUEST)/initramfs.cpio.gz --accel $(ACCEL)
+
+.PHONY: all deps tree config kernel guest run test host-test clippy \
+	rustfmt checkpatch clean help
+all: kernel guest
+
+help:
+	@sed -n '3,19p' $(OVERLAY)/Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@$(OVERLAY)/tools/deps
+
+tree: deps
+	@$(OVERLAY)/tools/prepare-tree $(OVERLAY) $(KSRC) $(TARBALL)
+
+config: tree
+	@$(OVERLAY)/tools/mkconfig $(KSRC) $(O) $(OVERLAY)/.config.fragment
+
+kernel: config
+	@echo "  KBUILD  $(O)/vmlinux"
+	@$(KMAKE) vmlinux
+
+guest: deps
+	@$(OVERLAY)/tools/mkinitramfs $(OVERLAY) $(KSRC) $(GUEST)
+
+# The main job.  For now: boot, show the features and the domain topology,
+# flip RUST_LB both ways.
+run: kernel guest
+	@$(RUN_GUEST) --topology $(TOPOLOGY) -- /opt/sched-rust-lb/bin/show-sched
+
+host-test:
+	@cargo test --manifest-path $(OVERLAY)/tools/lb-math/Cargo.toml 2>&1 | \
+		tee $(BUILD)/host-test.log
+
+test: deps
+	@mkdir -p $(BUILD)
+	@$(OVERLAY)/tools/run-tests --overlay $(OVERLAY) --build $(BUILD) \
+		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) O=$(O)" \
+		--kernel $(O)/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
+		--topology $(TEST_TOPOLOGY) --accel $(ACCEL)
+
+clippy: config
+	@$(KMAKE) CLIPPY=1 kernel/sched/rust_lb/ rust/
+
+rustfmt:
+	@rustfmt --edition 2021 --check $$(find $(OVERLAY)/rust $(OVERLAY)/tools -name '*.rs' -not -path '*/target/*')
+
+checkpatch: tree
+	@cd $(KSRC) && for p in $$(grep -v '^#' $(OVERLAY)/kernel-patches/series); do \
+		echo "  CHECK   $$p"; \
+		perl scripts/checkpatch.pl --no-tree -q $(OVERLAY)/kernel-patches/$$p || exit 1; \
+	done
+
+clean:
+	rm -rf $(O) $(GUEST)

@@ -1,0 +1,22 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every feature of the project is listed in /sys/kernel/debug/sched/features
+# and can be switched off and on again; writing restores the default.
+. "$(dirname "$0")/lib.sh"
+
+FEATS="RUST_LB"
+
+ktap_print_header
+require_debugfs
+ktap_set_plan $(( $(echo $FEATS | wc -w) * 3 ))
+for f in $FEATS; do
+	orig=$(feature_state "$f")
+	ktap_test_result "$f is listed (state: $orig)" [ "$orig" != absent ]
+	feature_set "$f" off
+	ktap_test_result "NO_$f switches it off" [ "$(feature_state "$f")" = off ]
+	feature_set "$f" on
+	ktap_test_result "$f switches it on again" [ "$(feature_state "$f")" = on ]
+	[ "$orig" = off ] && feature_set "$f" off
+done
+ktap_finished
