@@ -4,17 +4,30 @@
 //!
 //! This crate is built into the kernel as `kernel/sched/rust_lb/` when
 //! `CONFIG_SCHED_RUST_LB=y`.  The C side (`kernel/sched/fair.c`,
-//! `kernel/sched/core.c`) keeps short shims that, behind a sched feature,
-//! call the `extern "C"` entry points defined here; the policy itself is in
-//! safe Rust over the abstractions of `kernel::sched`, and its arithmetic in
-//! [`math`], a file that the host crate `tools/lb-math` also compiles and
-//! property-tests.
+//! `kernel/sched/core.c`) keeps short shims that, behind sched features,
+//! call the `extern "C"` entry points defined here.  Those only turn the
+//! C pointers into the references of `kernel::sched`; the policies are in
+//! [`policy`], in safe Rust, and their arithmetic in [`math`], a file that
+//! the host crate `tools/lb-math` also compiles and property-tests.
+//!
+//! Every entry point runs in scheduler context on the calling CPU, with
+//! preemption disabled; those that take balancing state run inside the
+//! balance's RCU read-side critical section.
 //!
 //! C header: [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
 
 // The crate root's modules live in sched_lb/, next to it.
 #[path = "sched_lb/math.rs"]
 pub mod math;
+#[path = "sched_lb/policy.rs"]
+mod policy;
+
+use core::ffi::{c_int, c_uint, c_ulong};
+use kernel::bindings;
+use kernel::sched::{
+    lb::{LbEnv, Rq, SdLbStats},
+    topology::SchedDomain,
+};
 
 /// Prefix of this crate's log messages.
 const __LOG_PREFIX: &[u8] = b"sched_rust_lb\0";
@@ -26,4 +39,116 @@ const __LOG_PREFIX: &[u8] = b"sched_rust_lb\0";
 #[no_mangle]
 pub extern "C" fn rust_lb_ilb_scan_depth(nr_groups: u32, sum_util: u64, span_weight: u32) -> u32 {
     math::ilb_scan_depth(nr_groups, sum_util, span_weight)
+}
+
+/// Publishes SIS_UTIL's wakeup scan depth for the LLC of `env`.
+///
+/// # Safety
+///
+/// `env` is the environment of a balance in progress on this CPU, called
+/// inside that balance's RCU read-side critical section.
+#[no_mangle]
+pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan(env: *mut bindings::lb_env, sum_util: c_ulong) {
+    // SAFETY: the caller's promise is `LbEnv::from_raw()`'s contract.
+    let env = unsafe { LbEnv::from_raw(env) };
+    policy::update_idle_cpu_scan(env, sum_util as u64);
+}
+
+/// Computes SIS_UTIL's depth without publishing it (for RUST_LB_VERIFY);
+/// -1 when `env->sd` is not the destination CPU's LLC domain.
+///
+/// # Safety
+///
+/// As for [`rust_lb_update_idle_cpu_scan`].
+#[no_mangle]
+pub unsafe extern "C" fn rust_lb_idle_cpu_scan(env: *mut bindings::lb_env, sum_util: c_ulong) -> c_int {
+    // SAFETY: as above.
+    let env = unsafe { LbEnv::from_raw(env) };
+    policy::idle_cpu_scan(env, sum_util as u64).map_or(-1, |d| c_int::try_from(d).unwrap_or(c_int::MAX))
+}
+
+/// ILB_UTIL: groups the balance of `env` may scan, 0 for all.
+///
+/// # Safety
+///
+/// As for [`rust_lb_update_idle_cpu_scan`].
+#[no_mangle]
+pub unsafe extern "C" fn rust_lb_ilb_budget(env: *mut bindings::lb_env, ilb_util: bool) -> c_uint {
+    // SAFETY: as above.
+    let env = unsafe { LbEnv::from_raw(env) };
+    policy::ilb_budget(env, ilb_util)
+}
+
+/// ILB_UTIL: end of the group scan of `update_sd_lb_stats()`.
+///
+/// # Safety
+///
+/// As for [`rust_lb_update_idle_cpu_scan`]; `sds` is that balance's
+/// domain statistics.
+#[no_mangle]
+pub unsafe extern "C" fn rust_lb_ilb_done(
+    env: *mut bindings::lb_env,
+    sds: *mut bindings::sd_lb_stats,
+    sum_util: c_ulong,
+    scanned: c_uint,
+    truncated: bool,
+    ilb_util: bool,
+) {
+    // SAFETY: as above, for both pointers.
+    let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
+    policy::ilb_done(env, sds, sum_util as u64, scanned, truncated, ilb_util);
+}
+
+/// Whether `sched_balance_newidle()` skips balancing.
+///
+/// # Safety
+///
+/// `this_rq` is the runqueue of the calling CPU and `sd` null or its lowest
+/// domain, obtained inside the RCU read-side critical section the caller
+/// is in.
+#[no_mangle]
+pub unsafe extern "C" fn rust_lb_newidle_skip(
+    this_rq: *mut bindings::rq,
+    sd: *mut bindings::sched_domain,
+    rd_overloaded: bool,
+    rd_overload: bool,
+) -> bool {
+    // SAFETY: runqueues live forever; `sd` is protected by the caller's RCU
+    // read-side critical section for the duration of this call.
+    let (rq, sd) = unsafe { (Rq::from_raw(this_rq), SchedDomain::from_raw(sd)) };
+    policy::newidle_skip(rq, sd, rd_overloaded, rd_overload)
+}
+
+/// The same-LLC wakelist condition of `ttwu_queue_cond()`.
+#[no_mangle]
+pub extern "C" fn rust_lb_ttwu_queue_cond(
+    cpu: c_int,
+    this_cpu: c_int,
+    nr_running: c_uint,
+    on_cpu: bool,
+    queue_idle: bool,
+) -> bool {
+    policy::ttwu_queue_cond(cpu as u32, this_cpu as u32, nr_running, on_cpu, queue_idle)
+}
+
+/// `calculate_imbalance()` when the local group has spare capacity.
+///
+/// # Safety
+///
+/// As for [`rust_lb_ilb_done`].
+#[no_mangle]
+pub unsafe extern "C" fn rust_lb_spare_imbalance(
+    env: *mut bindings::lb_env,
+    sds: *mut bindings::sd_lb_stats,
+    llc_spread: bool,
+) {
+    // SAFETY: as above, for both pointers.
+    let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
+    policy::spare_imbalance(env, sds, llc_spread);
+}
+
+/// Whether to try `sched_balance_running` for a serialized domain.
+#[no_mangle]
+pub extern "C" fn rust_lb_serialize_try(due: bool, serialize_due: bool) -> bool {
+    policy::serialize_try(due, serialize_due)
 }

@@ -11,5 +11,6 @@
 //! C headers: [`include/linux/sched/topology.h`](srctree/include/linux/sched/topology.h),
 //! [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
 
+pub mod lb;
 pub mod rcu;
 pub mod topology;

@@ -178,6 +178,12 @@ impl SchedDomain {
 pub struct SchedGroup(Opaque<bindings::sched_group>);
 
 impl SchedGroup {
+    /// Returns the raw pointer, for the C helpers.
+    #[inline]
+    pub fn as_raw(&self) -> *mut bindings::sched_group {
+        self.0.get()
+    }
+
     /// Number of CPUs in the group.
     #[inline]
     pub fn weight(&self) -> u32 {

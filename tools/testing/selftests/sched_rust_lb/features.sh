@@ -5,7 +5,7 @@
 # and can be switched off and on again; writing restores the default.
 . "$(dirname "$0")/lib.sh"
 
-FEATS="RUST_LB"
+FEATS="RUST_LB RUST_LB_VERIFY ILB_UTIL RD_OVERLOAD TTWU_QUEUE_IDLE LB_LLC_SPREAD SERIALIZE_DUE"
 
 ktap_print_header
 require_debugfs

@@ -23,3 +23,28 @@ require_debugfs() {
 	[ -r "$FEATURES" ] || ktap_skip_all "$FEATURES not readable (debugfs not mounted or no CONFIG_SCHED_DEBUG)"
 	[ -r "$FEATURES" ] || exit "$KSFT_SKIP"
 }
+
+COUNTERS=$SCHED_DEBUGFS/rust_lb
+BIN=/opt/sched-rust-lb/bin
+NCPUS=$(grep -c ^processor /proc/cpuinfo)
+
+# counter NAME: current value of one of the helpers' counters.
+counter() {
+	awk -v n="$1" '$1 == n { print $2; found = 1 } END { if (!found) print "missing" }' "$COUNTERS"
+}
+
+counters_reset() {
+	echo 0 > "$COUNTERS"
+}
+
+# run_load KIND: a few seconds of one of the project's workloads.
+run_load() {
+	case "$1" in
+	idle)	"$BIN/idlewake" -r 2 -p 500 -u 20 > /dev/null ;;
+	wake)	"$BIN/wakelat" -m 2 -t 4 -r 2 -w 0 -s 50 > /dev/null ;;
+	msg)	"$BIN/msgbench" -g 4 -f 5 -l 100 > /dev/null ;;
+	over)	"$BIN/spin" -r 2 -n $((NCPUS + NCPUS / 2)) & "$BIN/idlewake" -r 2 -n "$NCPUS" -p 300 -u 200 > /dev/null; wait ;;
+	mixed)	"$BIN/idlewake" -r 3 > /dev/null & "$BIN/wakelat" -r 3 -w 0 > /dev/null &
+		"$BIN/msgbench" -g 2 -l 200 > /dev/null; "$BIN/spin" -r 1 -n $((NCPUS * 2)); wait ;;
+	esac
+}

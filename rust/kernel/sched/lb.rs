@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The state of one load-balancing pass of the fair class, runqueues and
+//! root domains, and the helpers' event counters.
+//!
+//! C headers: [`kernel/sched/fair_lb.h`](srctree/kernel/sched/fair_lb.h),
+//! [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
+
+use super::topology::{llc_size, SchedDomain, SchedDomainShared, SchedGroup};
+use crate::{bindings, types::Opaque};
+
+/// How idle the CPU doing the balance is (`enum cpu_idle_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdleType {
+    /// `__CPU_NOT_IDLE`: periodic balance of a busy CPU.
+    NotIdle,
+    /// `CPU_IDLE`: periodic balance of an idle CPU.
+    Idle,
+    /// `CPU_NEWLY_IDLE`: the CPU is about to go idle (newidle balance).
+    NewlyIdle,
+}
+
+/// The kind of a group at balance time (`enum group_type`), ordered by
+/// pulling priority as in C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum GroupType {
+    /// `group_has_spare`.
+    HasSpare,
+    /// `group_fully_busy`.
+    FullyBusy,
+    /// `group_misfit_task`.
+    MisfitTask,
+    /// `group_smt_balance`.
+    SmtBalance,
+    /// `group_asym_packing`.
+    AsymPacking,
+    /// `group_imbalanced`.
+    Imbalanced,
+    /// `group_overloaded`.
+    Overloaded,
+}
+
+impl GroupType {
+    fn from_raw(t: bindings::group_type) -> Self {
+        match t {
+            bindings::group_type_group_has_spare => Self::HasSpare,
+            bindings::group_type_group_fully_busy => Self::FullyBusy,
+            bindings::group_type_group_misfit_task => Self::MisfitTask,
+            bindings::group_type_group_smt_balance => Self::SmtBalance,
+            bindings::group_type_group_asym_packing => Self::AsymPacking,
+            bindings::group_type_group_imbalanced => Self::Imbalanced,
+            _ => Self::Overloaded,
+        }
+    }
+}
+
+/// What `env->imbalance` counts (`enum migration_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Migration {
+    /// `migrate_load`.
+    Load,
+    /// `migrate_util`.
+    Util,
+    /// `migrate_task`.
+    Task,
+    /// `migrate_misfit`.
+    Misfit,
+}
+
+impl Migration {
+    fn to_raw(self) -> bindings::migration_type {
+        match self {
+            Self::Load => bindings::migration_type_migrate_load,
+            Self::Util => bindings::migration_type_migrate_util,
+            Self::Task => bindings::migration_type_migrate_task,
+            Self::Misfit => bindings::migration_type_migrate_misfit,
+        }
+    }
+}
+
+/// The environment of one load-balancing pass (`struct lb_env`).
+///
+/// # Invariants
+///
+/// Points to the `lb_env` of a balance in progress on the current CPU,
+/// which owns it (it lives on that CPU's stack); the balance runs inside an
+/// RCU read-side critical section that outlives every `&LbEnv`.
+#[repr(transparent)]
+pub struct LbEnv(Opaque<bindings::lb_env>);
+
+impl LbEnv {
+    /// Creates a reference from the C pointer.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` points to the `lb_env` of a balance in progress on this CPU,
+    /// valid for `'a`, and the caller is inside the RCU read-side critical
+    /// section of that balance for all of `'a`.
+    #[inline]
+    pub unsafe fn from_raw<'a>(ptr: *mut bindings::lb_env) -> &'a Self {
+        // SAFETY: transparent wrapper; validity is the caller's promise.
+        unsafe { &*ptr.cast::<Self>() }
+    }
+
+    #[inline]
+    fn raw(&self) -> *mut bindings::lb_env {
+        self.0.get()
+    }
+
+    /// The domain being balanced.
+    #[inline]
+    pub fn sd(&self) -> &SchedDomain {
+        // SAFETY: `env->sd` is set (non-null) for the whole balance and RCU
+        // keeps the domain alive (type invariant); `SchedDomain` is
+        // transparent over the C struct.
+        unsafe { &*(*self.raw()).sd.cast::<SchedDomain>() }
+    }
+
+    /// The CPU that pulls (`env->dst_cpu`).
+    #[inline]
+    pub fn dst_cpu(&self) -> u32 {
+        // SAFETY: the env is valid and owned by this CPU.
+        unsafe { (*self.raw()).dst_cpu as u32 }
+    }
+
+    /// How idle the destination CPU is.
+    #[inline]
+    pub fn idle(&self) -> IdleType {
+        // SAFETY: as for `dst_cpu()`.
+        match unsafe { (*self.raw()).idle } {
+            bindings::cpu_idle_type___CPU_NOT_IDLE => IdleType::NotIdle,
+            bindings::cpu_idle_type_CPU_IDLE => IdleType::Idle,
+            _ => IdleType::NewlyIdle,
+        }
+    }
+
+    /// Sets what to migrate and how much (`env->migration_type`,
+    /// `env->imbalance`); the amount is clamped to `LONG_MAX`.
+    #[inline]
+    pub fn set_imbalance(&self, migration: Migration, imbalance: u64) {
+        let imbalance = imbalance.min(i64::MAX as u64) as _;
+        // SAFETY: the env is owned by this CPU; nothing else writes it.
+        unsafe {
+            (*self.raw()).migration_type = migration.to_raw();
+            (*self.raw()).imbalance = imbalance;
+        }
+    }
+
+    /// `get_llc_shared()`: the LLC-shared state of the destination CPU when
+    /// the domain being balanced is its LLC domain, else `None`.
+    #[inline]
+    pub fn llc_shared(&self) -> Option<&SchedDomainShared> {
+        count(Counter::CallsLlcShared);
+        let cpu = self.dst_cpu();
+        if llc_size(cpu) != self.sd().span_weight() {
+            return None;
+        }
+        // SAFETY: the balance holds the RCU read lock for as long as `self`
+        // (type invariant), which bounds the returned lifetime.
+        unsafe { SchedDomainShared::from_raw(bindings::sched_rust_lb_llc_shared(cpu as i32)) }
+    }
+}
+
+/// Statistics of one group for a balance (`struct sg_lb_stats`).
+///
+/// # Invariants
+///
+/// Part of an `sd_lb_stats` owned by the balance in progress on this CPU.
+#[repr(transparent)]
+pub struct SgLbStats(Opaque<bindings::sg_lb_stats>);
+
+impl SgLbStats {
+    #[inline]
+    fn raw(&self) -> *mut bindings::sg_lb_stats {
+        self.0.get()
+    }
+
+    /// The group's kind.
+    #[inline]
+    pub fn group_type(&self) -> GroupType {
+        // SAFETY: valid and owned by this CPU (type invariant).
+        GroupType::from_raw(unsafe { (*self.raw()).group_type })
+    }
+
+    /// Capacity of the group's CPUs.
+    #[inline]
+    pub fn group_capacity(&self) -> u64 {
+        // SAFETY: as for `group_type()`.
+        unsafe { (*self.raw()).group_capacity as u64 }
+    }
+
+    /// Utilization of the group's CPUs.
+    #[inline]
+    pub fn group_util(&self) -> u64 {
+        // SAFETY: as for `group_type()`.
+        unsafe { (*self.raw()).group_util as u64 }
+    }
+
+    /// Tasks running in the group.
+    #[inline]
+    pub fn sum_nr_running(&self) -> u32 {
+        // SAFETY: as for `group_type()`.
+        unsafe { (*self.raw()).sum_nr_running }
+    }
+
+    /// Idle CPUs in the group.
+    #[inline]
+    pub fn idle_cpus(&self) -> u32 {
+        // SAFETY: as for `group_type()`.
+        unsafe { (*self.raw()).idle_cpus }
+    }
+
+    /// CPUs in the group.
+    #[inline]
+    pub fn group_weight(&self) -> u32 {
+        // SAFETY: as for `group_type()`.
+        unsafe { (*self.raw()).group_weight }
+    }
+}
+
+/// Statistics of the domain for a balance (`struct sd_lb_stats`).
+///
+/// # Invariants
+///
+/// Owned by the balance in progress on this CPU, valid for the lifetime of
+/// the reference, inside the balance's RCU read-side critical section.
+#[repr(transparent)]
+pub struct SdLbStats(Opaque<bindings::sd_lb_stats>);
+
+impl SdLbStats {
+    /// Creates a reference from the C pointer.
+    ///
+    /// # Safety
+    ///
+    /// As for [`LbEnv::from_raw`], for the balance's `sd_lb_stats`.
+    #[inline]
+    pub unsafe fn from_raw<'a>(ptr: *mut bindings::sd_lb_stats) -> &'a Self {
+        // SAFETY: transparent wrapper; validity is the caller's promise.
+        unsafe { &*ptr.cast::<Self>() }
+    }
+
+    #[inline]
+    fn raw(&self) -> *mut bindings::sd_lb_stats {
+        self.0.get()
+    }
+
+    /// Statistics of the local group.
+    #[inline]
+    pub fn local_stat(&self) -> &SgLbStats {
+        // SAFETY: the field is part of `*self`, which is valid.
+        unsafe { &*core::ptr::addr_of_mut!((*self.raw()).local_stat).cast::<SgLbStats>() }
+    }
+
+    /// Statistics of the busiest group.
+    #[inline]
+    pub fn busiest_stat(&self) -> &SgLbStats {
+        // SAFETY: as for `local_stat()`.
+        unsafe { &*core::ptr::addr_of_mut!((*self.raw()).busiest_stat).cast::<SgLbStats>() }
+    }
+
+    /// The local group, once the scan found it.
+    #[inline]
+    pub fn local(&self) -> Option<&SchedGroup> {
+        // SAFETY: groups live as long as the domain being balanced.
+        unsafe { (*self.raw()).local.cast::<SchedGroup>().as_ref() }
+    }
+
+    /// The busiest group, if the scan picked one.
+    #[inline]
+    pub fn busiest(&self) -> Option<&SchedGroup> {
+        // SAFETY: as for `local()`.
+        unsafe { (*self.raw()).busiest.cast::<SchedGroup>().as_ref() }
+    }
+
+    /// Whether tasks should go to a sibling domain first.
+    #[inline]
+    pub fn prefer_sibling(&self) -> bool {
+        // SAFETY: owned by this CPU's balance.
+        unsafe { (*self.raw()).prefer_sibling != 0 }
+    }
+
+    /// Total load and capacity over the scanned groups.
+    #[inline]
+    pub fn totals(&self) -> (u64, u64) {
+        // SAFETY: as for `prefer_sibling()`.
+        unsafe { ((*self.raw()).total_load as u64, (*self.raw()).total_capacity as u64) }
+    }
+
+    /// Replaces the totals (a truncated scan borrows a snapshot).
+    #[inline]
+    pub fn set_totals(&self, load: u64, capacity: u64) {
+        // SAFETY: as for `prefer_sibling()`; nothing else writes it.
+        unsafe {
+            (*self.raw()).total_load = load as _;
+            (*self.raw()).total_capacity = capacity as _;
+        }
+    }
+}
+
+impl SchedGroup {
+    /// Number of cores in the group.
+    #[inline]
+    pub fn cores(&self) -> u32 {
+        // SAFETY: `self` is a valid group (type invariant of `SchedGroup`).
+        unsafe { bindings::sched_rust_lb_group_cores(self.as_raw()) }
+    }
+}
+
+impl SchedDomain {
+    /// Highest cost of a newidle balance of this domain seen lately, in ns.
+    #[inline]
+    pub fn max_newidle_lb_cost(&self) -> u64 {
+        // SAFETY: `self` is valid; only the owning CPU writes the field.
+        unsafe { (*self.as_raw()).max_newidle_lb_cost }
+    }
+
+    /// `SD_NUMA` domains tolerate this many tasks of imbalance.
+    #[inline]
+    pub fn imb_numa_nr(&self) -> u32 {
+        // SAFETY: fixed once the domain is attached.
+        unsafe { (*self.as_raw()).imb_numa_nr }
+    }
+}
+
+/// A CPU's runqueue (`struct rq`).
+///
+/// # Invariants
+///
+/// Points to the runqueue of a possible CPU; runqueues are never freed.
+#[repr(transparent)]
+pub struct Rq(Opaque<bindings::rq>);
+
+impl Rq {
+    /// Creates a reference from the C pointer.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is the runqueue of a possible CPU (`cpu_rq()`).
+    #[inline]
+    pub unsafe fn from_raw<'a>(ptr: *mut bindings::rq) -> &'a Self {
+        // SAFETY: transparent wrapper; runqueues live forever.
+        unsafe { &*ptr.cast::<Self>() }
+    }
+
+    /// The runqueue of `cpu`, `None` if `cpu` is not a possible CPU.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sched::lb::Rq;
+    ///
+    /// let rq = Rq::of_cpu(0).expect("CPU 0 exists");
+    /// assert_eq!(rq.cpu(), 0);
+    /// assert!(Rq::of_cpu(u32::MAX).is_none());
+    /// ```
+    #[inline]
+    pub fn of_cpu(cpu: u32) -> Option<&'static Self> {
+        let cpu = i32::try_from(cpu).ok()?;
+        // SAFETY: the accessor returns null or `cpu_rq(cpu)`, valid forever.
+        unsafe { bindings::sched_rust_lb_cpu_rq(cpu).cast::<Self>().as_ref() }
+    }
+
+    #[inline]
+    fn raw(&self) -> *mut bindings::rq {
+        self.0.get()
+    }
+
+    /// The CPU of this runqueue.
+    #[inline]
+    pub fn cpu(&self) -> u32 {
+        // SAFETY: valid runqueue (type invariant).
+        unsafe { bindings::sched_rust_lb_rq_cpu(self.raw()) as u32 }
+    }
+
+    /// Runnable tasks (`READ_ONCE(rq->nr_running)`).
+    #[inline]
+    pub fn nr_running(&self) -> u32 {
+        // SAFETY: valid runqueue.
+        unsafe { bindings::sched_rust_lb_rq_nr_running(self.raw()) }
+    }
+
+    /// Average idle time of the CPU, in ns.
+    #[inline]
+    pub fn avg_idle(&self) -> u64 {
+        // SAFETY: valid runqueue.
+        unsafe { bindings::sched_rust_lb_rq_avg_idle(self.raw()) }
+    }
+
+    /// The root domain the CPU belongs to.
+    ///
+    /// The reference is bounded by `_guard`: root domains are freed through
+    /// RCU when the domains are rebuilt.
+    #[inline]
+    pub fn root_domain<'a>(&self, _guard: &'a super::rcu::Guard) -> &'a RootDomain {
+        // SAFETY: `rq->rd` is never null for a possible CPU and RCU keeps it
+        // alive while `_guard` holds the read lock.
+        unsafe { &*bindings::sched_rust_lb_rq_rd(self.raw()).cast::<RootDomain>() }
+    }
+}
+
+/// A root domain (`struct root_domain`): CPUs balanced as one system.
+///
+/// # Invariants
+///
+/// Points to a live root domain for the lifetime of the reference.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::sched::{lb::Rq, rcu};
+///
+/// let guard = rcu::Guard::new();
+/// let rd = Rq::of_cpu(0).unwrap().root_domain(&guard);
+/// // Either value is possible; reading it must be safe at any time.
+/// let _ = rd.overloaded();
+/// ```
+#[repr(transparent)]
+pub struct RootDomain(Opaque<bindings::root_domain>);
+
+impl RootDomain {
+    /// Whether some runqueue of the domain has more than one runnable task
+    /// (`rd->overloaded`, written by any CPU).
+    #[inline]
+    pub fn overloaded(&self) -> bool {
+        // SAFETY: valid root domain (type invariant); the accessor does a
+        // `READ_ONCE()`.
+        unsafe { bindings::sched_rust_lb_rd_overloaded(self.0.get()) }
+    }
+}
+
+/// Event counters of the helpers (`/sys/kernel/debug/sched/rust_lb`).
+#[derive(Clone, Copy, Debug)]
+#[repr(u32)]
+pub enum Counter {
+    /// `get_llc_shared()` calls.
+    CallsLlcShared = bindings::rust_lb_counter_RUST_LB_CALLS_LLC_SHARED,
+    /// SIS_UTIL scan-depth updates done in Rust.
+    CallsIdleScan = bindings::rust_lb_counter_RUST_LB_CALLS_IDLE_SCAN,
+    /// ILB_UTIL scan budgets asked of Rust.
+    CallsIlbBudget = bindings::rust_lb_counter_RUST_LB_CALLS_ILB_BUDGET,
+    /// ILB_UTIL end-of-scan calls (`update_ilb_group_scan`).
+    CallsIlbDone = bindings::rust_lb_counter_RUST_LB_CALLS_ILB_DONE,
+    /// Newidle skip decisions.
+    CallsNewidleSkip = bindings::rust_lb_counter_RUST_LB_CALLS_NEWIDLE_SKIP,
+    /// Wakelist decisions.
+    CallsTtwuQueue = bindings::rust_lb_counter_RUST_LB_CALLS_TTWU_QUEUE,
+    /// Spare-capacity imbalance computations.
+    CallsSpareImbalance = bindings::rust_lb_counter_RUST_LB_CALLS_SPARE_IMBALANCE,
+    /// Serialization decisions.
+    CallsSerialize = bindings::rust_lb_counter_RUST_LB_CALLS_SERIALIZE,
+    /// Newidle balances of an LLC domain with an ILB_UTIL budget.
+    NewidleScans = bindings::rust_lb_counter_RUST_LB_NEWIDLE_SCANS,
+    /// ... of which stopped before the last group.
+    NewidleTruncated = bindings::rust_lb_counter_RUST_LB_NEWIDLE_TRUNCATED,
+    /// Groups those scans looked at.
+    NewidleGroupsScanned = bindings::rust_lb_counter_RUST_LB_NEWIDLE_GROUPS_SCANNED,
+    /// Groups those scans left out.
+    NewidleGroupsSkipped = bindings::rust_lb_counter_RUST_LB_NEWIDLE_GROUPS_SKIPPED,
+    /// ILB_UTIL depths and snapshots published by periodic balance.
+    IlbSnapshots = bindings::rust_lb_counter_RUST_LB_ILB_SNAPSHOTS,
+    /// Newidle balances skipped because the root domain was not overloaded.
+    NewidleSkipNotOverloaded = bindings::rust_lb_counter_RUST_LB_NEWIDLE_SKIP_NOT_OVERLOADED,
+    /// Wakeups queued on an idle CPU of the same LLC.
+    WakelistIdleQueued = bindings::rust_lb_counter_RUST_LB_WAKELIST_IDLE_QUEUED,
+    /// LLC imbalances resolved by task count.
+    LlcImbalanceByTasks = bindings::rust_lb_counter_RUST_LB_LLC_IMBALANCE_BY_TASKS,
+    /// LLC imbalances resolved by utilization (NO_LB_LLC_SPREAD).
+    LlcImbalanceByUtil = bindings::rust_lb_counter_RUST_LB_LLC_IMBALANCE_BY_UTIL,
+    /// Idle-CPU differences that would have wrapped around in C.
+    IdleCpusUnderflow = bindings::rust_lb_counter_RUST_LB_IDLE_CPUS_UNDERFLOW,
+    /// `sched_balance_running` acquisitions tried.
+    SerializeAttempts = bindings::rust_lb_counter_RUST_LB_SERIALIZE_ATTEMPTS,
+    /// ... not tried because the domain was not due.
+    SerializeNotDue = bindings::rust_lb_counter_RUST_LB_SERIALIZE_NOT_DUE,
+}
+
+/// Adds one to `counter` (per-CPU, lock-free).
+#[inline]
+pub fn count(counter: Counter) {
+    count_n(counter, 1);
+}
+
+/// Adds `n` to `counter`.
+#[inline]
+pub fn count_n(counter: Counter, n: u64) {
+    // SAFETY: the C function checks the index and may be called anywhere.
+    unsafe { bindings::sched_rust_lb_count(counter as u32, n) }
+}

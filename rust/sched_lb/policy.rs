@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The policies, in safe Rust over `kernel::sched`.
+//!
+//! Each function here is the body of one helper the C shims call (through
+//! the `extern "C"` entry points of the crate root, which only turn raw
+//! pointers into references).  They read the scheduler's state through the
+//! abstractions, leave the arithmetic to [`crate::math`], count what they
+//! decide, and contain no `unsafe`.
+
+use crate::math;
+use kernel::sched::{
+    lb::{count, count_n, Counter, IdleType, LbEnv, Migration, Rq, SdLbStats},
+    topology::{flags, llc_id, llc_size, SchedDomain},
+};
+
+/// SIS_UTIL's idle-CPU scan depth for `env`'s LLC, `None` when `env->sd`
+/// is not the LLC domain of the destination CPU.
+pub(crate) fn idle_cpu_scan(env: &LbEnv, sum_util: u64) -> Option<u32> {
+    env.llc_shared()?;
+    Some(math::sis_util_nr_idle_scan(
+        sum_util,
+        llc_size(env.dst_cpu()),
+        env.sd().imbalance_pct(),
+    ))
+}
+
+/// `update_idle_cpu_scan()`: publish SIS_UTIL's depth in the LLC state.
+pub(crate) fn update_idle_cpu_scan(env: &LbEnv, sum_util: u64) {
+    count(Counter::CallsIdleScan);
+    if let Some(sds) = env.llc_shared() {
+        let depth = math::sis_util_nr_idle_scan(
+            sum_util,
+            llc_size(env.dst_cpu()),
+            env.sd().imbalance_pct(),
+        );
+        sds.set_nr_idle_scan(i32::try_from(depth).unwrap_or(i32::MAX));
+    }
+}
+
+/// ILB_UTIL: how many groups a newidle balance of `env->sd` scans, 0 for
+/// all of them.  Only the LLC domain has a budget, and only once a periodic
+/// balance left a snapshot with a non-zero capacity to borrow.
+pub(crate) fn ilb_budget(env: &LbEnv, ilb_util: bool) -> u32 {
+    count(Counter::CallsIlbBudget);
+    if !ilb_util || env.idle() != IdleType::NewlyIdle {
+        return 0;
+    }
+    let Some(sds) = env.llc_shared() else {
+        return 0;
+    };
+    if sds.ilb_snapshot().1 == 0 {
+        return 0;
+    }
+    let nr_groups = env.sd().nr_groups();
+    u32::try_from(sds.ilb_nr_scan()).unwrap_or(0).clamp(1, nr_groups.max(1))
+}
+
+/// End of `update_sd_lb_stats()`'s scan: account a newidle scan of the LLC
+/// domain (and borrow the snapshot when it stopped early), or, in periodic
+/// balance, publish the next scan depth and the snapshot
+/// (`update_ilb_group_scan()` of the RFC).
+pub(crate) fn ilb_done(
+    env: &LbEnv,
+    stats: &SdLbStats,
+    sum_util: u64,
+    scanned: u32,
+    truncated: bool,
+    ilb_util: bool,
+) {
+    count(Counter::CallsIlbDone);
+    if !ilb_util {
+        return;
+    }
+    let Some(sds) = env.llc_shared() else {
+        return;
+    };
+    let sd = env.sd();
+    if env.idle() == IdleType::NewlyIdle {
+        count(Counter::NewidleScans);
+        count_n(Counter::NewidleGroupsScanned, u64::from(scanned));
+        count_n(
+            Counter::NewidleGroupsSkipped,
+            u64::from(sd.nr_groups().saturating_sub(scanned)),
+        );
+        if truncated {
+            count(Counter::NewidleTruncated);
+            let (load, capacity) = sds.ilb_snapshot();
+            if capacity != 0 {
+                stats.set_totals(load, capacity);
+            }
+        }
+        return;
+    }
+    let depth = math::ilb_scan_depth(sd.nr_groups(), sum_util, sd.span_weight());
+    let (load, capacity) = stats.totals();
+    sds.set_ilb(i32::try_from(depth).unwrap_or(i32::MAX), load, capacity);
+    count(Counter::IlbSnapshots);
+}
+
+/// `sched_balance_newidle()`'s early exit: skip the balance when the root
+/// domain is not overloaded (with RD_OVERLOAD) or when the CPU's average
+/// idle time does not pay for a balance of its lowest domain.
+pub(crate) fn newidle_skip(
+    rq: &Rq,
+    sd: Option<&SchedDomain>,
+    rd_overloaded: bool,
+    rd_overload: bool,
+) -> bool {
+    count(Counter::CallsNewidleSkip);
+    if rd_overload && !rd_overloaded {
+        count(Counter::NewidleSkipNotOverloaded);
+        return true;
+    }
+    let cost = sd.map_or(0, |sd| sd.max_newidle_lb_cost());
+    math::rd_overload_skip_newidle(true, rq.avg_idle(), cost)
+}
+
+/// The same-LLC part of `ttwu_queue_cond()`: queue the wakeup on `cpu`'s
+/// wakelist?  `nr_running` is the wakee runqueue's, sampled by the caller.
+pub(crate) fn ttwu_queue_cond(
+    cpu: u32,
+    this_cpu: u32,
+    nr_running: u32,
+    on_cpu: bool,
+    queue_idle: bool,
+) -> bool {
+    count(Counter::CallsTtwuQueue);
+    // cpus_share_cache(): the same CPU, or the same LLC id.
+    if cpu != this_cpu && llc_id(cpu) != llc_id(this_cpu) {
+        return true;
+    }
+    if cpu == this_cpu {
+        return false;
+    }
+    if queue_idle {
+        // Offload the activation to the idle wakee CPU (2022 rule).
+        let idle = nr_running == 0;
+        if idle {
+            count(Counter::WakelistIdleQueued);
+        }
+        idle
+    } else {
+        // Before 2022: only a wakee still descheduling on a CPU that runs
+        // at most one task.
+        on_cpu && nr_running <= 1
+    }
+}
+
+/// `calculate_imbalance()` when the local group has spare capacity.
+pub(crate) fn spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) {
+    count(Counter::CallsSpareImbalance);
+    let (local, busiest) = (stats.local_stat(), stats.busiest_stat());
+    let sd = env.sd();
+    let share_llc = sd.flags() & flags::SHARE_LLC != 0;
+    let busiest_overloaded = busiest.group_type() > kernel::sched::lb::GroupType::FullyBusy;
+    let dst_idle = env.idle() != IdleType::NotIdle;
+
+    let imbalance = if math::spare_migrates_util(busiest_overloaded, share_llc, llc_spread) {
+        if share_llc {
+            count(Counter::LlcImbalanceByUtil);
+        }
+        math::util_spread_imbalance(local.group_capacity(), local.group_util(), dst_idle)
+    } else {
+        if share_llc && busiest_overloaded {
+            count(Counter::LlcImbalanceByTasks);
+        }
+        let by_siblings = busiest.group_weight() == 1 || stats.prefer_sibling();
+        if !by_siblings && local.idle_cpus() < busiest.idle_cpus() {
+            count(Counter::IdleCpusUnderflow);
+        }
+        let ctx = math::SpreadContext {
+            busiest_group_weight: busiest.group_weight(),
+            prefer_sibling: stats.prefer_sibling(),
+            dst_idle,
+            local_cores: stats.local().map_or(0, |g| g.cores()),
+            busiest_cores: stats.busiest().map_or(0, |g| g.cores()),
+            numa_imb_nr: (sd.flags() & flags::NUMA != 0).then(|| sd.imb_numa_nr()),
+        };
+        math::llc_spread_imbalance(
+            local.idle_cpus(),
+            busiest.idle_cpus(),
+            local.sum_nr_running(),
+            busiest.sum_nr_running(),
+            ctx,
+        )
+    };
+    let migration = match imbalance.migration_type {
+        math::MigrationType::Load => Migration::Load,
+        math::MigrationType::Util => Migration::Util,
+        math::MigrationType::Task => Migration::Task,
+        math::MigrationType::Misfit => Migration::Misfit,
+    };
+    env.set_imbalance(migration, imbalance.imbalance);
+}
+
+/// Whether to try `sched_balance_running` for an `SD_SERIALIZE` domain.
+pub(crate) fn serialize_try(due: bool, serialize_due: bool) -> bool {
+    count(Counter::CallsSerialize);
+    let attempt = math::serialize_should_try(serialize_due, due);
+    count(if attempt {
+        Counter::SerializeAttempts
+    } else {
+        Counter::SerializeNotDue
+    });
+    attempt
+}

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0
+//! The report of the A/B experiment: JSONL of RESULT lines in; an mmtests
+//! compare-kernels style table, a JSON summary and PNG plots out.
+
+pub mod input;
+pub mod plot;
+pub mod stats;
+pub mod summary;
+pub mod table;

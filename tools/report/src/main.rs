@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+//! report: the A/B experiment's results as a compare-kernels style table,
+//! a JSON summary and PNG plots.  See `report --help`.
+
+use report::summary::{summarize, Ratio};
+use report::table::{render, CounterView};
+use report::{input, plot};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: report [--clock tcg|icount|NAME] [--out DIR] [--font TTF] [--no-plots]
+              [--counters per-second|per-run] [--ratio NAME=NUM/DEN]... [--quiet]
+              RESULTS.jsonl
+
+Reads the RESULT lines of tools/guest/experiment (the `RESULT ` prefix is
+optional; other console lines are skipped) and prints a table like mmtests'
+compare-kernels: per case and workload, baseline = feature off, compare =
+feature on, Amean (latencies, times) or Hmean (rates), the difference in
+percent (positive = better) and *x.xx%* where it is significant (beyond the
+sum of the two 95% confidence half-widths, Student t), with the counters
+per second of run (or per run) beside them.
+
+  --clock NAME   the clock the results were taken on (default: the meta
+                 line's \"clock\", else \"unknown\")
+  --out DIR      also write DIR/report.txt, DIR/report.json and the plots
+                 DIR/latency-CASE-WORKLOAD.png, DIR/counters-CASE-WORKLOAD.png
+  --font TTF     font for the plots' text (default
+                 /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf, package
+                 fonts-dejavu-core); missing: plots without text
+  --no-plots     no PNGs
+  --counters V   counters in the table per second of run (default) or per run
+  --ratio N=A/B  add counter ratio N = A/B per run (e.g. groups per scan)
+  --quiet        do not print the table";
+
+struct Args {
+    clock: Option<String>,
+    out: Option<PathBuf>,
+    font: PathBuf,
+    plots: bool,
+    view: CounterView,
+    ratios: Vec<Ratio>,
+    quiet: bool,
+    input: PathBuf,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        clock: None,
+        out: None,
+        font: PathBuf::from(plot::DEFAULT_FONT),
+        plots: true,
+        view: CounterView::PerSecond,
+        ratios: Vec::new(),
+        quiet: false,
+        input: PathBuf::new(),
+    };
+    let mut input = None;
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut val = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
+            "--clock" => a.clock = Some(val("--clock")?),
+            "--out" => a.out = Some(PathBuf::from(val("--out")?)),
+            "--font" => a.font = PathBuf::from(val("--font")?),
+            "--no-plots" => a.plots = false,
+            "--quiet" => a.quiet = true,
+            "--counters" => {
+                a.view = match val("--counters")?.as_str() {
+                    "per-second" => CounterView::PerSecond,
+                    "per-run" => CounterView::PerRun,
+                    v => return Err(format!("--counters wants per-second or per-run, not '{v}'")),
+                }
+            }
+            "--ratio" => a.ratios.push(val("--ratio")?.parse()?),
+            s if s.starts_with('-') && s != "-" => return Err(format!("unknown option '{s}'")),
+            s => {
+                if input.replace(PathBuf::from(s)).is_some() {
+                    return Err("more than one input file".into());
+                }
+            }
+        }
+    }
+    a.input = input.ok_or("no RESULTS.jsonl given")?;
+    Ok(a)
+}
+
+fn run(a: &Args) -> Result<(), String> {
+    let text = if a.input.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("stdin: {e}"))?
+    } else {
+        std::fs::read_to_string(&a.input).map_err(|e| format!("{}: {e}", a.input.display()))?
+    };
+    let inp = input::parse(&text).map_err(|e| format!("{}: {e}", a.input.display()))?;
+    if inp.runs.is_empty() {
+        return Err(format!("{}: no results (no RESULT lines with a \"case\")", a.input.display()));
+    }
+    let clock = a
+        .clock
+        .clone()
+        .or_else(|| inp.meta.get("clock").and_then(|v| v.as_str()).map(str::to_string))
+        .unwrap_or_else(|| "unknown".into());
+    let s = summarize(&inp, &clock, &a.ratios);
+    let table = render(&s, a.view);
+    if !a.quiet {
+        print!("{table}");
+    }
+    let Some(out) = &a.out else {
+        return Ok(());
+    };
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let write = |name: &str, data: &str| {
+        let p = out.join(name);
+        std::fs::write(&p, data).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    write("report.txt", &table)?;
+    let json = serde_json::to_string_pretty(&s).map_err(|e| e.to_string())?;
+    write("report.json", &(json + "\n"))?;
+    if a.plots {
+        let text = plot::load_font(&a.font);
+        if !text {
+            eprintln!(
+                "report: font {} missing or unreadable (package fonts-dejavu-core): plots drawn without text",
+                a.font.display()
+            );
+        }
+        let files = plot::all(out, &s, text).map_err(|e| format!("plotting: {e}"))?;
+        if !a.quiet {
+            if files.is_empty() {
+                println!("\n(no plots: no latency percentiles and no counters in these results)");
+            } else {
+                println!();
+                for f in files {
+                    println!("plot: {}", f.display());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let a = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("report: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&a) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("report: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

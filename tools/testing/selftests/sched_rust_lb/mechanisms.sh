@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Each mechanism's counter moves under a load that exercises it while its
+# feature is on, and stays flat while it is off; with NO_RUST_LB no Rust
+# helper is called at all.
+. "$(dirname "$0")/lib.sh"
+
+ktap_print_header
+require_debugfs
+if [ ! -e "$COUNTERS" ]; then
+	ktap_skip_all "$COUNTERS missing"
+	exit "$KSFT_SKIP"
+fi
+
+# feature  counter  load
+CASES="ILB_UTIL newidle_scans idle
+RD_OVERLOAD newidle_skipped_not_overloaded idle
+TTWU_QUEUE_IDLE wakelist_idle_queued wake
+LB_LLC_SPREAD llc_imbalance_by_tasks over
+SERIALIZE_DUE serialize_skipped_not_due idle"
+
+ktap_set_plan $(( $(echo "$CASES" | wc -l) * 2 + 1 ))
+echo NI_RANDOM > "$FEATURES"
+
+while read -r feat cnt load; do
+	for state in on off; do
+		feature_set "$feat" "$state"
+		counters_reset
+		run_load "$load"
+		v=$(counter "$cnt")
+		feature_set "$feat" on
+		if [ "$state" = on ]; then
+			ok=false; [ "$v" -gt 0 ] && ok=true
+			ktap_test_result "$feat on: $cnt moves ($v)" $ok
+		else
+			ok=false; [ "$v" -eq 0 ] && ok=true
+			ktap_test_result "NO_$feat: $cnt stays flat ($v)" $ok
+		fi
+	done
+done <<EOT
+$CASES
+EOT
+
+feature_set RUST_LB off
+counters_reset
+run_load msg
+run_load idle
+calls=$(grep '^rust_calls_' "$COUNTERS" | awk '{ s += $2 } END { print s + 0 }')
+feature_set RUST_LB on
+ok=false; [ "$calls" -eq 0 ] && ok=true
+ktap_test_result "NO_RUST_LB: no Rust helper is called ($calls calls)" $ok
+ktap_finished
