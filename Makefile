@@ -86,7 +86,7 @@ clippy: config
 	@$(KMAKE) CLIPPY=1 kernel/sched/rust_lb/ rust/
 
 rustfmt:
-	@rustfmt --edition 2021 --check $$(find $(OVERLAY)/rust $(OVERLAY)/tools -name '*.rs' -not -path '*/target/*')
+	@rustfmt --config-path $(KSRC)/.rustfmt.toml --check $$(find $(OVERLAY)/rust $(OVERLAY)/tools -name "*.rs" -not -path "*/target/*")
 
 checkpatch: tree
 	@cd $(KSRC) && for p in $$(grep -v '^#' $(OVERLAY)/kernel-patches/series); do \

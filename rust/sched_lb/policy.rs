@@ -53,7 +53,9 @@ pub(crate) fn ilb_budget(env: &LbEnv, ilb_util: bool) -> u32 {
         return 0;
     }
     let nr_groups = env.sd().nr_groups();
-    u32::try_from(sds.ilb_nr_scan()).unwrap_or(0).clamp(1, nr_groups.max(1))
+    u32::try_from(sds.ilb_nr_scan())
+        .unwrap_or(0)
+        .clamp(1, nr_groups.max(1))
 }
 
 /// End of `update_sd_lb_stats()`'s scan: account a newidle scan of the LLC

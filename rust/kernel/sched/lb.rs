@@ -283,7 +283,12 @@ impl SdLbStats {
     #[inline]
     pub fn totals(&self) -> (u64, u64) {
         // SAFETY: as for `prefer_sibling()`.
-        unsafe { ((*self.raw()).total_load as u64, (*self.raw()).total_capacity as u64) }
+        unsafe {
+            (
+                (*self.raw()).total_load as u64,
+                (*self.raw()).total_capacity as u64,
+            )
+        }
     }
 
     /// Replaces the totals (a truncated scan borrows a snapshot).

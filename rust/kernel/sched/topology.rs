@@ -99,14 +99,18 @@ impl SchedDomain {
     pub fn parent(&self) -> Option<&Self> {
         // SAFETY: `self` is valid (type invariant); a domain's parent is freed
         // together with it, after the same grace period.
-        unsafe { Self::from_raw(ptr::read_volatile(ptr::addr_of!((*self.as_raw()).parent)).cast_const()) }
+        unsafe {
+            Self::from_raw(ptr::read_volatile(ptr::addr_of!((*self.as_raw()).parent)).cast_const())
+        }
     }
 
     /// The child domain (the next level down), `None` at the bottom.
     #[inline]
     pub fn child(&self) -> Option<&Self> {
         // SAFETY: as for `parent()`.
-        unsafe { Self::from_raw(ptr::read_volatile(ptr::addr_of!((*self.as_raw()).child)).cast_const()) }
+        unsafe {
+            Self::from_raw(ptr::read_volatile(ptr::addr_of!((*self.as_raw()).child)).cast_const())
+        }
     }
 
     /// Number of CPUs the domain spans.
@@ -152,7 +156,11 @@ impl SchedDomain {
         // SAFETY: `self` is valid; `shared` is reference counted by the
         // domains that point to it and freed with the last of them, after a
         // grace period.
-        unsafe { SchedDomainShared::from_raw(ptr::read_volatile(ptr::addr_of!((*self.as_raw()).shared)).cast_const()) }
+        unsafe {
+            SchedDomainShared::from_raw(
+                ptr::read_volatile(ptr::addr_of!((*self.as_raw()).shared)).cast_const(),
+            )
+        }
     }
 
     /// Iterates over the domain's groups, starting with the local one.
@@ -338,7 +346,10 @@ impl SchedDomainShared {
                 ptr::write_volatile(ptr::addr_of_mut!((*raw).ilb_total_load), total_load as _);
             }
             if cap != total_capacity {
-                ptr::write_volatile(ptr::addr_of_mut!((*raw).ilb_total_capacity), total_capacity as _);
+                ptr::write_volatile(
+                    ptr::addr_of_mut!((*raw).ilb_total_capacity),
+                    total_capacity as _,
+                );
             }
         }
     }
