@@ -22,7 +22,7 @@ pub mod math;
 #[path = "sched_lb/policy.rs"]
 mod policy;
 
-use core::ffi::{c_int, c_uint, c_ulong};
+use core::ffi::{c_int, c_uint};
 use kernel::bindings;
 use kernel::sched::{
     lb::{LbEnv, Rq, SdLbStats},
@@ -50,11 +50,11 @@ pub extern "C" fn rust_lb_ilb_scan_depth(nr_groups: u32, sum_util: u64, span_wei
 #[no_mangle]
 pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan(
     env: *mut bindings::lb_env,
-    sum_util: c_ulong,
+    sum_util: u64,
 ) {
     // SAFETY: the caller's promise is `LbEnv::from_raw()`'s contract.
     let env = unsafe { LbEnv::from_raw(env) };
-    policy::update_idle_cpu_scan(env, sum_util as u64);
+    policy::update_idle_cpu_scan(env, sum_util);
 }
 
 /// Computes SIS_UTIL's depth without publishing it (for RUST_LB_VERIFY);
@@ -66,11 +66,11 @@ pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan(
 #[no_mangle]
 pub unsafe extern "C" fn rust_lb_idle_cpu_scan(
     env: *mut bindings::lb_env,
-    sum_util: c_ulong,
+    sum_util: u64,
 ) -> c_int {
     // SAFETY: as above.
     let env = unsafe { LbEnv::from_raw(env) };
-    policy::idle_cpu_scan(env, sum_util as u64)
+    policy::idle_cpu_scan(env, sum_util)
         .map_or(-1, |d| c_int::try_from(d).unwrap_or(c_int::MAX))
 }
 
@@ -96,14 +96,14 @@ pub unsafe extern "C" fn rust_lb_ilb_budget(env: *mut bindings::lb_env, ilb_util
 pub unsafe extern "C" fn rust_lb_ilb_done(
     env: *mut bindings::lb_env,
     sds: *mut bindings::sd_lb_stats,
-    sum_util: c_ulong,
+    sum_util: u64,
     scanned: c_uint,
     truncated: bool,
     ilb_util: bool,
 ) {
     // SAFETY: as above, for both pointers.
     let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
-    policy::ilb_done(env, sds, sum_util as u64, scanned, truncated, ilb_util);
+    policy::ilb_done(env, sds, sum_util, scanned, truncated, ilb_util);
 }
 
 /// Whether `sched_balance_newidle()` skips balancing.

@@ -13,15 +13,15 @@ pub mod flags {
     use crate::bindings;
 
     /// The domain's CPUs share the last-level cache (`SD_SHARE_LLC`).
-    pub const SHARE_LLC: u32 = bindings::SD_SHARE_LLC as u32;
+    pub const SHARE_LLC: u32 = bindings::SD_SHARE_LLC;
     /// Balancing this domain is serialized system-wide (`SD_SERIALIZE`).
-    pub const SERIALIZE: u32 = bindings::SD_SERIALIZE as u32;
+    pub const SERIALIZE: u32 = bindings::SD_SERIALIZE;
     /// The domain's CPUs are SMT siblings (`SD_SHARE_CPUCAPACITY`).
-    pub const SHARE_CPUCAPACITY: u32 = bindings::SD_SHARE_CPUCAPACITY as u32;
+    pub const SHARE_CPUCAPACITY: u32 = bindings::SD_SHARE_CPUCAPACITY;
     /// The domain spans NUMA nodes (`SD_NUMA`).
-    pub const NUMA: u32 = bindings::SD_NUMA as u32;
+    pub const NUMA: u32 = bindings::SD_NUMA;
     /// Groups of the domain may overlap (`SD_OVERLAP`).
-    pub const OVERLAP: u32 = bindings::SD_OVERLAP as u32;
+    pub const OVERLAP: u32 = bindings::SD_OVERLAP;
 }
 
 /// A scheduling domain (`struct sched_domain`).
