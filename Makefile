@@ -80,13 +80,14 @@ test: deps
 	@$(OVERLAY)/tools/run-tests --overlay $(OVERLAY) --build $(BUILD) \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) O=$(O)" \
 		--kernel $(O)/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
-		--topology $(TEST_TOPOLOGY) --accel $(ACCEL)
+		--topology $(TEST_TOPOLOGY) --accel $(ACCEL) \
+		$(if $(filter 1 true,$(CLIPPY_TEST) $(CI)),--clippy)
 
 clippy: config
 	@$(KMAKE) CLIPPY=1 kernel/sched/rust_lb/ rust/
 
 rustfmt:
-	@rustfmt --config-path $(KSRC)/.rustfmt.toml --check $$(find $(OVERLAY)/rust $(OVERLAY)/tools -name "*.rs" -not -path "*/target/*")
+	@rustfmt --config-path $(KSRC)/.rustfmt.toml --check $$(find $(OVERLAY)/rust $(OVERLAY)/tools/lb-math -name "*.rs" -not -path "*/target/*")
 
 # Debian's python3 first: checkpatch's SPDX check needs python3-ply/-git.
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is ignored: every
