@@ -48,10 +48,7 @@ pub extern "C" fn rust_lb_ilb_scan_depth(nr_groups: u32, sum_util: u64, span_wei
 /// `env` is the environment of a balance in progress on this CPU, called
 /// inside that balance's RCU read-side critical section.
 #[no_mangle]
-pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan(
-    env: *mut bindings::lb_env,
-    sum_util: u64,
-) {
+pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan(env: *mut bindings::lb_env, sum_util: u64) {
     // SAFETY: the caller's promise is `LbEnv::from_raw()`'s contract.
     let env = unsafe { LbEnv::from_raw(env) };
     policy::update_idle_cpu_scan(env, sum_util);
@@ -64,14 +61,10 @@ pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan(
 ///
 /// As for [`rust_lb_update_idle_cpu_scan`].
 #[no_mangle]
-pub unsafe extern "C" fn rust_lb_idle_cpu_scan(
-    env: *mut bindings::lb_env,
-    sum_util: u64,
-) -> c_int {
+pub unsafe extern "C" fn rust_lb_idle_cpu_scan(env: *mut bindings::lb_env, sum_util: u64) -> c_int {
     // SAFETY: as above.
     let env = unsafe { LbEnv::from_raw(env) };
-    policy::idle_cpu_scan(env, sum_util)
-        .map_or(-1, |d| c_int::try_from(d).unwrap_or(c_int::MAX))
+    policy::idle_cpu_scan(env, sum_util).map_or(-1, |d| c_int::try_from(d).unwrap_or(c_int::MAX))
 }
 
 /// ILB_UTIL: groups the balance of `env` may scan, 0 for all.
