@@ -3,7 +3,7 @@
 //! Pure arithmetic of the fair-class load-balancing policies.
 //!
 //! Everything here is a total function of plain integers and booleans: no
-//! kernel state, no locking, no `unsafe`, no floating point, only `core`.
+//! kernel state, no locking, only safe code, no floating point, only `core`.
 //! The same file is built into the kernel (as a module of the `sched_lb`
 //! crate) and on the host (by `tools/lb-math`, which carries the tests).
 //!

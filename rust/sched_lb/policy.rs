@@ -6,7 +6,7 @@
 //! the `extern "C"` entry points of the crate root, which only turn raw
 //! pointers into references).  They read the scheduler's state through the
 //! abstractions, leave the arithmetic to [`crate::math`], count what they
-//! decide, and contain no `unsafe`.
+//! decide, and are written in safe code only.
 
 use crate::math;
 use kernel::sched::{
