@@ -87,11 +87,18 @@ fn parse_run(o: &Map<String, Value>) -> Result<Run, String> {
     Ok(Run {
         case: str_field(o, "case")?,
         feature: str_field(o, "feature")?,
-        feature_missing: o.get("feature_missing").and_then(Value::as_bool).unwrap_or(false),
+        feature_missing: o
+            .get("feature_missing")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
         state,
         iter: o.get("iter").and_then(Value::as_u64).unwrap_or(0),
         workload: str_field(o, "workload")?,
-        cmd: o.get("cmd").and_then(Value::as_str).unwrap_or("").to_string(),
+        cmd: o
+            .get("cmd")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
         metrics: num_map(o.get("metrics"), "metrics")?,
         counters: num_map(o.get("counters"), "counters")?,
         duration_s: o.get("duration_s").and_then(Value::as_f64).unwrap_or(0.0),
@@ -116,16 +123,24 @@ pub fn parse(text: &str) -> Result<Input, ParseError> {
         };
         let err = |msg: String| ParseError { line: i + 1, msg };
         let v: Value = serde_json::from_str(json).map_err(|e| err(format!("bad JSON: {e}")))?;
-        let o = v.as_object().ok_or_else(|| err("not a JSON object".into()))?;
+        let o = v
+            .as_object()
+            .ok_or_else(|| err("not a JSON object".into()))?;
         if let Some(m) = o.get("meta") {
-            let m = m.as_object().ok_or_else(|| err("\"meta\" is not an object".into()))?;
-            input.meta.extend(m.iter().map(|(k, v)| (k.clone(), v.clone())));
+            let m = m
+                .as_object()
+                .ok_or_else(|| err("\"meta\" is not an object".into()))?;
+            input
+                .meta
+                .extend(m.iter().map(|(k, v)| (k.clone(), v.clone())));
         } else if let Some(e) = o.get("end") {
             input.end = Some(e.clone());
         } else if o.contains_key("case") {
             input.runs.push(parse_run(o).map_err(err)?);
         } else {
-            return Err(err("neither a run (\"case\") nor \"meta\" nor \"end\"".into()));
+            return Err(err(
+                "neither a run (\"case\") nor \"meta\" nor \"end\"".into()
+            ));
         }
     }
     Ok(input)
@@ -151,7 +166,10 @@ RESULT {"end":{"runs":2,"failed":1,"elapsed_s":3.2}}
         assert_eq!(inp.end.as_ref().unwrap()["failed"], 1);
         assert_eq!(inp.runs.len(), 2);
         let r = &inp.runs[0];
-        assert_eq!((r.case.as_str(), r.state, r.iter), ("rust_lb", State::On, 1));
+        assert_eq!(
+            (r.case.as_str(), r.state, r.iter),
+            ("rust_lb", State::On, 1)
+        );
         assert_eq!(r.metrics["p50"], 333.8);
         assert_eq!(r.metrics["runtime_s"], 1.0);
         assert!(!r.metrics.contains_key("bench"), "strings are not metrics");
@@ -171,18 +189,17 @@ RESULT {"end":{"runs":2,"failed":1,"elapsed_s":3.2}}
         assert_eq!(e.line, 2);
         assert!(e.msg.starts_with("bad JSON"), "{}", e.msg);
 
-        let e = parse(
-            r#"{"case":"a","feature":"A","state":"maybe","workload":"w"}"#,
-        )
-        .unwrap_err();
+        let e = parse(r#"{"case":"a","feature":"A","state":"maybe","workload":"w"}"#).unwrap_err();
         assert_eq!(e.line, 1);
         assert!(e.msg.contains("maybe"), "{}", e.msg);
 
-        let e = parse("\n\nRESULT {\"case\":\"a\",\"state\":\"on\",\"workload\":\"w\"}").unwrap_err();
+        let e =
+            parse("\n\nRESULT {\"case\":\"a\",\"state\":\"on\",\"workload\":\"w\"}").unwrap_err();
         assert_eq!((e.line, e.msg.as_str()), (3, "\"feature\" missing"));
 
-        let e = parse(r#"RESULT {"case":"a","feature":"A","state":"on","workload":"w","metrics":[1]}"#)
-            .unwrap_err();
+        let e =
+            parse(r#"RESULT {"case":"a","feature":"A","state":"on","workload":"w","metrics":[1]}"#)
+                .unwrap_err();
         assert!(e.msg.contains("metrics"), "{}", e.msg);
 
         let e = parse("RESULT [1,2]").unwrap_err();

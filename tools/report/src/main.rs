@@ -2,16 +2,16 @@
 //! report: the A/B experiment's results as a compare-kernels style table,
 //! a JSON summary and PNG plots.  See `report --help`.
 
-use report::summary::{summarize, Ratio};
-use report::table::{render, CounterView};
+use report::summary::{meta_ratios, summarize, Ratio};
+use report::table::{render, CounterView, View};
 use report::{input, plot};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: report [--clock tcg|icount|NAME] [--out DIR] [--font TTF] [--no-plots]
-              [--counters per-second|per-run] [--ratio NAME=NUM/DEN]... [--quiet]
-              RESULTS.jsonl
+              [--counters per-second|per-run] [--all-counters]
+              [--ratio NAME=NUM/DEN]... [--quiet] RESULTS.jsonl|-
 
 Reads the RESULT lines of tools/guest/experiment (the `RESULT ` prefix is
 optional; other console lines are skipped) and prints a table like mmtests'
@@ -30,7 +30,11 @@ per second of run (or per run) beside them.
                  fonts-dejavu-core); missing: plots without text
   --no-plots     no PNGs
   --counters V   counters in the table per second of run (default) or per run
-  --ratio N=A/B  add counter ratio N = A/B per run (e.g. groups per scan)
+  --all-counters every counter in the table and plots, not only those of the
+                 case's mechanism (the meta line's \"focus\" prefixes)
+  --ratio N=A/B  add counter ratio N = A/B per run, besides the meta line's
+                 \"ratios\" (e.g. groups_per_newidle_scan=
+                 newidle_groups_scanned/newidle_scans)
   --quiet        do not print the table";
 
 struct Args {
@@ -38,7 +42,7 @@ struct Args {
     out: Option<PathBuf>,
     font: PathBuf,
     plots: bool,
-    view: CounterView,
+    view: View,
     ratios: Vec<Ratio>,
     quiet: bool,
     input: PathBuf,
@@ -50,7 +54,7 @@ fn parse_args() -> Result<Args, String> {
         out: None,
         font: PathBuf::from(plot::DEFAULT_FONT),
         plots: true,
-        view: CounterView::PerSecond,
+        view: View::default(),
         ratios: Vec::new(),
         quiet: false,
         input: PathBuf::new(),
@@ -68,9 +72,10 @@ fn parse_args() -> Result<Args, String> {
             "--out" => a.out = Some(PathBuf::from(val("--out")?)),
             "--font" => a.font = PathBuf::from(val("--font")?),
             "--no-plots" => a.plots = false,
+            "--all-counters" => a.view.all_counters = true,
             "--quiet" => a.quiet = true,
             "--counters" => {
-                a.view = match val("--counters")?.as_str() {
+                a.view.counters = match val("--counters")?.as_str() {
                     "per-second" => CounterView::PerSecond,
                     "per-run" => CounterView::PerRun,
                     v => return Err(format!("--counters wants per-second or per-run, not '{v}'")),
@@ -97,14 +102,26 @@ fn run(a: &Args) -> Result<(), String> {
     };
     let inp = input::parse(&text).map_err(|e| format!("{}: {e}", a.input.display()))?;
     if inp.runs.is_empty() {
-        return Err(format!("{}: no results (no RESULT lines with a \"case\")", a.input.display()));
+        return Err(format!(
+            "{}: no results (no RESULT lines with a \"case\")",
+            a.input.display()
+        ));
     }
     let clock = a
         .clock
         .clone()
-        .or_else(|| inp.meta.get("clock").and_then(|v| v.as_str()).map(str::to_string))
+        .or_else(|| {
+            inp.meta
+                .get("clock")
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        })
         .unwrap_or_else(|| "unknown".into());
-    let s = summarize(&inp, &clock, &a.ratios);
+    // The meta line's ratios, then --ratio ones (which win by name).
+    let mut ratios = meta_ratios(&inp.meta);
+    ratios.retain(|r| !a.ratios.iter().any(|q| q.name == r.name));
+    ratios.extend(a.ratios.iter().cloned());
+    let s = summarize(&inp, &clock, &ratios);
     let table = render(&s, a.view);
     if !a.quiet {
         print!("{table}");
@@ -128,7 +145,8 @@ fn run(a: &Args) -> Result<(), String> {
                 a.font.display()
             );
         }
-        let files = plot::all(out, &s, text).map_err(|e| format!("plotting: {e}"))?;
+        let files =
+            plot::all(out, &s, text, a.view.all_counters).map_err(|e| format!("plotting: {e}"))?;
         if !a.quiet {
             if files.is_empty() {
                 println!("\n(no plots: no latency percentiles and no counters in these results)");

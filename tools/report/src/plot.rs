@@ -3,7 +3,7 @@
 //! run time (`load_font`); without one the plots are drawn without any
 //! text (no titles, labels or legends) instead of failing.
 
-use crate::summary::{CaseSummary, Comparison, Summary, WorkloadSummary};
+use crate::summary::{CaseSummary, Comparison, Kind, Summary, WorkloadSummary};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -34,7 +34,13 @@ fn font(size: u32) -> TextStyle<'static> {
 /// A file-name-safe form of `s`.
 pub fn slug(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -48,19 +54,26 @@ fn bounds(c: &Comparison) -> [(Option<f64>, Option<f64>); 2] {
 /// Short value text: 12345 -> "12.3k".
 pub fn short(v: f64) -> String {
     let a = v.abs();
-    if a >= 1e9 {
-        format!("{:.1}G", v / 1e9)
+    let (x, unit, dec) = if a >= 1e9 {
+        (v / 1e9, "G", 1)
     } else if a >= 1e6 {
-        format!("{:.1}M", v / 1e6)
+        (v / 1e6, "M", 1)
+    } else if a >= 1e5 {
+        (v / 1e3, "k", 0)
     } else if a >= 1e4 {
-        format!("{:.1}k", v / 1e3)
+        (v / 1e3, "k", 1)
     } else if a >= 100.0 || a == 0.0 {
-        format!("{v:.0}")
+        (v, "", 0)
     } else if a >= 1.0 {
-        format!("{v:.1}")
+        (v, "", 1)
     } else {
-        format!("{v:.3}")
+        (v, "", 3)
+    };
+    let mut t = format!("{x:.dec$}");
+    if t.contains('.') {
+        t = t.trim_end_matches('0').trim_end_matches('.').to_string();
     }
+    t + unit
 }
 
 const PERCENTILES: [&str; 4] = ["p50", "p90", "p99", "p999"];
@@ -76,16 +89,37 @@ pub fn pct_label(name: &str) -> String {
     }
 }
 
+/// A plain frame around a chart's plotting area (the no-font mesh).
+fn frame<X: Ranged, Y: Ranged>(
+    chart: &ChartContext<'_, BitMapBackend<'_>, Cartesian2d<X, Y>>,
+) -> Res<()> {
+    let area = chart.plotting_area().strip_coord_spec();
+    let (w, h) = area.dim_in_pixel();
+    area.draw(&Rectangle::new(
+        [(0, 0), (w as i32 - 1, h as i32 - 1)],
+        BLACK.stroke_width(1),
+    ))?;
+    Ok(())
+}
+
 /// Whether a workload has the latency percentiles plotted by `latency`.
 pub fn has_latency(w: &WorkloadSummary) -> bool {
-    PERCENTILES
-        .iter()
-        .all(|p| w.metrics.iter().any(|m| m.name == *p && (m.baseline.mean.is_some() || m.compare.mean.is_some())))
+    PERCENTILES.iter().all(|p| {
+        w.metrics
+            .iter()
+            .any(|m| m.name == *p && (m.baseline.mean.is_some() || m.compare.mean.is_some()))
+    })
 }
 
 /// Grouped bars of the wakeup-latency percentiles, feature off and on, on
 /// a log axis, with 95% confidence whiskers.
-pub fn latency(path: &Path, s: &Summary, c: &CaseSummary, w: &WorkloadSummary, text: bool) -> Res<()> {
+pub fn latency(
+    path: &Path,
+    s: &Summary,
+    c: &CaseSummary,
+    w: &WorkloadSummary,
+    text: bool,
+) -> Res<()> {
     let ms: Vec<&Comparison> = PERCENTILES
         .iter()
         .filter_map(|p| w.metrics.iter().find(|m| m.name == *p))
@@ -100,16 +134,27 @@ pub fn latency(path: &Path, s: &Summary, c: &CaseSummary, w: &WorkloadSummary, t
         })
         .filter(|v| v.is_finite() && *v > 0.0)
         .collect();
-    let lo = vals.iter().copied().fold(f64::INFINITY, f64::min).min(1.0e9) / 2.0;
+    let lo = vals
+        .iter()
+        .copied()
+        .fold(f64::INFINITY, f64::min)
+        .min(1.0e9)
+        / 2.0;
     let hi = vals.iter().copied().fold(0.0, f64::max).max(lo * 4.0) * 2.5;
     let lo = lo.max(0.01);
 
     let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
     root.fill(&WHITE)?;
     let mut b = ChartBuilder::on(&root);
-    b.margin(14).x_label_area_size(if text { 40 } else { 6 }).y_label_area_size(if text { 70 } else { 6 });
+    b.margin(14)
+        .x_label_area_size(if text { 40 } else { 6 })
+        .y_label_area_size(if text { 70 } else { 6 });
     if text {
-        let missing = if c.feature_missing { " [feature missing: A/A]" } else { "" };
+        let missing = if c.feature_missing {
+            " [feature missing: A/A]"
+        } else {
+            ""
+        };
         b.caption(
             format!(
                 "{}: {} wakeup latency, {} off vs on{} (clock {})",
@@ -119,10 +164,10 @@ pub fn latency(path: &Path, s: &Summary, c: &CaseSummary, w: &WorkloadSummary, t
         );
     }
     let mut chart = b.build_cartesian_2d(0.0..ms.len() as f64, (lo..hi).log_scale())?;
-    {
+    if text {
         let mut mesh = chart.configure_mesh();
         mesh.disable_x_mesh();
-        if text {
+        {
             let fmt = |x: &f64| {
                 let i = x.floor() as usize;
                 if (x - x.floor() - 0.5).abs() < 1e-6 && i < ms.len() {
@@ -131,36 +176,51 @@ pub fn latency(path: &Path, s: &Summary, c: &CaseSummary, w: &WorkloadSummary, t
                     String::new()
                 }
             };
+            let yfmt = |y: &f64| short(*y);
             mesh.x_labels(2 * ms.len() + 1)
                 .x_label_formatter(&fmt)
+                .y_label_formatter(&yfmt)
                 .y_desc("usec (mean of the runs, 95% CI)")
                 .x_desc("percentile")
                 .label_style(font(14))
                 .axis_desc_style(font(14))
                 .draw()?;
-        } else {
-            mesh.x_labels(0).y_labels(0).draw()?;
         }
+    } else {
+        // Without a font plotters cannot draw a mesh (its labels): a frame.
+        frame(&chart)?;
     }
-    let label = [format!("NO_{} (off)", c.feature), format!("{} (on)", c.feature)];
+    let label = [
+        format!("NO_{} (off)", c.feature),
+        format!("{} (on)", c.feature),
+    ];
     for (k, color) in [OFF_COLOR, ON_COLOR].into_iter().enumerate() {
-        let n = [ms.first().map(|m| m.baseline.n), ms.first().map(|m| m.compare.n)][k].unwrap_or(0);
+        let n = [
+            ms.first().map(|m| m.baseline.n),
+            ms.first().map(|m| m.compare.n),
+        ][k]
+            .unwrap_or(0);
         let bars = ms.iter().enumerate().filter_map(|(i, m)| {
             let v = bounds(m)[k].0?;
             let x0 = i as f64 + 0.1 + 0.4 * k as f64;
-            Some(Rectangle::new([(x0, lo), (x0 + 0.38, v.max(lo))], color.filled()))
+            Some(Rectangle::new(
+                [(x0, lo), (x0 + 0.38, v.max(lo))],
+                color.filled(),
+            ))
         });
         let series = chart.draw_series(bars)?;
         if text {
             series
                 .label(format!("{} ({} runs)", label[k], n))
-                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled())
+                });
         }
         // Whiskers.
         let whiskers = ms.iter().enumerate().filter_map(|(i, m)| {
             let (v, ci) = bounds(m)[k];
             let (v, ci) = (v?, ci?);
-            let x = i as f64 + 0.29 + 0.4 * k as f64;
+            let x = i as f64 + 0.38 + 0.4 * k as f64;
             Some(PathElement::new(
                 vec![(x, (v - ci).max(lo)), (x, v + ci)],
                 BLACK.stroke_width(2),
@@ -169,26 +229,27 @@ pub fn latency(path: &Path, s: &Summary, c: &CaseSummary, w: &WorkloadSummary, t
         chart.draw_series(whiskers)?;
         if text {
             let labels = ms.iter().enumerate().filter_map(|(i, m)| {
-                let (v, ci) = bounds(m)[k];
-                let v = v?;
-                let top = v + ci.unwrap_or(0.0);
-                let x = i as f64 + 0.12 + 0.4 * k as f64;
-                Some(Text::new(short(v), (x, top * 1.15), font(12)))
+                let v = bounds(m)[k].0?;
+                let x = i as f64 + 0.11 + 0.4 * k as f64;
+                Some(Text::new(short(v), (x, v.max(lo) * 1.3), font(12)))
             });
             chart.draw_series(labels)?;
         }
     }
     if text {
         // Significance marks under the pair.
-        let marks = ms.iter().enumerate().filter_map(|(i, m)| {
-            (m.significant == Some(true)).then(|| {
+        let marks = ms
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.significant == Some(true))
+            .map(|(i, m)| {
+                let pct = m.diff_pct.map(|p| format!(" {p:+.1}%")).unwrap_or_default();
                 Text::new(
-                    format!("* {:+.1}%", m.diff_pct.unwrap_or(0.0)),
+                    format!("*{pct}"),
                     (i as f64 + 0.3, lo * 1.4),
                     font(14).color(&SIG_COLOR),
                 )
-            })
-        });
+            });
         chart.draw_series(marks)?;
         chart
             .configure_series_labels()
@@ -204,19 +265,33 @@ pub fn latency(path: &Path, s: &Summary, c: &CaseSummary, w: &WorkloadSummary, t
 
 /// One small panel per counter: its per-second rate with the feature off
 /// and on, with 95% confidence whiskers.
-pub fn counters(path: &Path, s: &Summary, c: &CaseSummary, w: &WorkloadSummary, text: bool) -> Res<()> {
-    let cs = &w.counters;
+pub fn counters(
+    path: &Path,
+    s: &Summary,
+    c: &CaseSummary,
+    w: &WorkloadSummary,
+    text: bool,
+    all: bool,
+) -> Res<()> {
+    let cs = s.shown(&c.case, &w.counters, all);
     let cols = cs.len().clamp(1, 4);
     let rows = cs.len().div_ceil(cols).max(1);
-    let (width, height) = (240 * cols as u32 + 40, 230 * rows as u32 + if text { 50 } else { 10 });
+    let (width, height) = (
+        270 * cols as u32 + 40,
+        230 * rows as u32 + if text { 50 } else { 10 },
+    );
     let root = BitMapBackend::new(path, (width, height)).into_drawing_area();
     root.fill(&WHITE)?;
     let area = if text {
-        let missing = if c.feature_missing { " [feature missing: A/A]" } else { "" };
+        let missing = if c.feature_missing {
+            " [feature missing: A/A]"
+        } else {
+            ""
+        };
         root.titled(
             &format!(
-                "{}: {} counters per second, {} off (blue) vs on (orange){} (clock {})",
-                c.case, w.workload, c.feature, missing, s.clock
+                "{}: {} counters, {} off (blue, {} runs) vs on (orange, {} runs), 95% CI{} (clock {})",
+                c.case, w.workload, c.feature, w.runs_off, w.runs_on, missing, s.clock
             ),
             font(16),
         )?
@@ -232,20 +307,31 @@ pub fn counters(path: &Path, s: &Summary, c: &CaseSummary, w: &WorkloadSummary, 
             .fold(0.0, f64::max);
         let top = if top > 0.0 { top * 1.25 } else { 1.0 };
         let mut cb = ChartBuilder::on(panel);
-        cb.margin(8).x_label_area_size(if text { 22 } else { 4 }).y_label_area_size(if text { 52 } else { 4 });
+        cb.margin(8)
+            .x_label_area_size(if text { 22 } else { 4 })
+            .y_label_area_size(if text { 52 } else { 4 });
         if text {
             let sig = match cmp.significant {
                 Some(true) => " *",
                 _ => "",
             };
-            let name = if cmp.name.len() > 28 { format!("{}…", &cmp.name[..27]) } else { cmp.name.clone() };
-            cb.caption(format!("{name}{sig}"), font(13));
+            let name = if cmp.name.len() > 34 {
+                format!("{}…", &cmp.name[..33])
+            } else {
+                cmp.name.clone()
+            };
+            let unit = match cmp.kind {
+                Kind::Rate => " /s",
+                Kind::PerRun => " /run",
+                _ => " (ratio)",
+            };
+            cb.caption(format!("{name}{unit}{sig}"), font(13));
         }
         let mut chart = cb.build_cartesian_2d(0.0..2.0, 0.0..top)?;
-        {
+        if text {
             let mut mesh = chart.configure_mesh();
             mesh.disable_x_mesh();
-            if text {
+            {
                 let fmt = |x: &f64| match x {
                     x if (x - 0.5).abs() < 1e-6 => "off".to_string(),
                     x if (x - 1.5).abs() < 1e-6 => "on".to_string(),
@@ -258,9 +344,9 @@ pub fn counters(path: &Path, s: &Summary, c: &CaseSummary, w: &WorkloadSummary, 
                     .y_label_formatter(&yfmt)
                     .label_style(font(11))
                     .draw()?;
-            } else {
-                mesh.x_labels(0).y_labels(0).draw()?;
             }
+        } else {
+            frame(&chart)?;
         }
         for (k, color) in [OFF_COLOR, ON_COLOR].into_iter().enumerate() {
             let (Some(v), ci) = b[k] else { continue };
@@ -279,7 +365,7 @@ pub fn counters(path: &Path, s: &Summary, c: &CaseSummary, w: &WorkloadSummary, 
 }
 
 /// Every plot of the summary into `dir`; returns the files written.
-pub fn all(dir: &Path, s: &Summary, text: bool) -> Res<Vec<PathBuf>> {
+pub fn all(dir: &Path, s: &Summary, text: bool, all_counters: bool) -> Res<Vec<PathBuf>> {
     let mut out = Vec::new();
     for c in &s.cases {
         for w in &c.workloads {
@@ -291,7 +377,7 @@ pub fn all(dir: &Path, s: &Summary, text: bool) -> Res<Vec<PathBuf>> {
             }
             if !w.counters.is_empty() {
                 let p = dir.join(format!("counters-{base}.png"));
-                counters(&p, s, c, w, text)?;
+                counters(&p, s, c, w, text, all_counters)?;
                 out.push(p);
             }
         }
@@ -306,11 +392,63 @@ mod tests {
     #[test]
     fn short_values() {
         assert_eq!(short(12345.0), "12.3k");
+        assert_eq!(short(100000.0), "100k");
         assert_eq!(short(2_500_000.0), "2.5M");
+        assert_eq!(short(10_000.0), "10k");
+        assert_eq!(short(3e9), "3G");
         assert_eq!(short(333.8), "334");
         assert_eq!(short(5.25), "5.2");
         assert_eq!(short(0.0), "0");
         assert_eq!(short(0.01234), "0.012");
+        assert_eq!(short(40.0), "40");
+        assert_eq!(short(0.5), "0.5");
+    }
+
+    fn sample() -> Summary {
+        let mut text = String::new();
+        for (st, it, p) in [
+            ("on", 1, 100.0),
+            ("off", 1, 200.0),
+            ("off", 2, 210.0),
+            ("on", 2, 90.0),
+        ] {
+            text.push_str(&format!(
+                r#"RESULT {{"case":"c","feature":"F","state":"{st}","iter":{it},"workload":"wakelat","metrics":{{"p50":{p},"p90":{},"p99":{},"p999":{},"rps":10}},"counters":{{"calls":{},"other":0}},"duration_s":2}}"#,
+                p * 2.0,
+                p * 4.0,
+                p * 8.0,
+                if st == "on" { p } else { 0.0 }
+            ));
+            text.push('\n');
+        }
+        crate::summary::summarize(&crate::input::parse(&text).unwrap(), "tcg", &[])
+    }
+
+    fn is_png(p: &Path) -> bool {
+        let b = std::fs::read(p).unwrap();
+        b.len() > 1000 && b.starts_with(b"\x89PNG\r\n\x1a\n")
+    }
+
+    #[test]
+    fn plots_with_and_without_text() {
+        let s = sample();
+        let dir = std::env::temp_dir().join(format!("report-plot-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // No font registered under this name: drawing text would fail, so
+        // this also shows that the no-text plots draw none.
+        let files = all(&dir, &s, false, false).unwrap();
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| f.file_name().unwrap().to_string_lossy().into())
+            .collect();
+        assert_eq!(names, ["latency-c-wakelat.png", "counters-c-wakelat.png"]);
+        assert!(files.iter().all(|f| is_png(f)));
+        assert!(!load_font(Path::new("/nonexistent/font.ttf")));
+        if load_font(Path::new(DEFAULT_FONT)) {
+            let files = all(&dir, &s, true, true).unwrap();
+            assert!(files.iter().all(|f| is_png(f)));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub fn hmean(xs: &[f64]) -> Option<f64> {
     if xs.is_empty() || xs.iter().any(|&x| x < 0.0 || x.is_nan()) {
         return None;
     }
-    if xs.iter().any(|&x| x == 0.0) {
+    if xs.contains(&0.0) {
         return Some(0.0);
     }
     Some(xs.len() as f64 / xs.iter().map(|x| 1.0 / x).sum::<f64>())
@@ -242,10 +242,18 @@ mod tests {
     fn gamma_and_beta() {
         // Γ(5) = 24, Γ(1/2) = √π
         assert!(close(ln_gamma(5.0), 24.0_f64.ln(), 1e-12));
-        assert!(close(ln_gamma(0.5), std::f64::consts::PI.sqrt().ln(), 1e-12));
+        assert!(close(
+            ln_gamma(0.5),
+            std::f64::consts::PI.sqrt().ln(),
+            1e-12
+        ));
         // I_x(1, 1) = x; I_x(a, b) = 1 - I_{1-x}(b, a)
         assert!(close(inc_beta(1.0, 1.0, 0.3), 0.3, 1e-12));
-        assert!(close(inc_beta(2.5, 1.5, 0.4), 1.0 - inc_beta(1.5, 2.5, 0.6), 1e-12));
+        assert!(close(
+            inc_beta(2.5, 1.5, 0.4),
+            1.0 - inc_beta(1.5, 2.5, 0.6),
+            1e-12
+        ));
         // I_x(2, 1) = x²
         assert!(close(inc_beta(2.0, 1.0, 0.7), 0.49, 1e-12));
     }
@@ -324,9 +332,21 @@ mod tests {
     #[test]
     fn percentages_are_signed_as_gains() {
         // Latency 100 -> 90 is a 10% gain; rate 100 -> 90 a 10% loss.
-        assert!(close(pct_diff(100.0, 90.0, Better::Lower).unwrap(), 10.0, 1e-12));
-        assert!(close(pct_diff(100.0, 90.0, Better::Higher).unwrap(), -10.0, 1e-12));
-        assert!(close(pct_diff(100.0, 150.0, Better::Neither).unwrap(), 50.0, 1e-12));
+        assert!(close(
+            pct_diff(100.0, 90.0, Better::Lower).unwrap(),
+            10.0,
+            1e-12
+        ));
+        assert!(close(
+            pct_diff(100.0, 90.0, Better::Higher).unwrap(),
+            -10.0,
+            1e-12
+        ));
+        assert!(close(
+            pct_diff(100.0, 150.0, Better::Neither).unwrap(),
+            50.0,
+            1e-12
+        ));
         assert_eq!(pct_diff(0.0, 5.0, Better::Neither), None);
     }
 }

@@ -6,6 +6,7 @@ use crate::input::{Input, Run, State};
 use crate::stats::{self, Better};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 /// How a quantity is averaged over the runs of one state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -171,7 +172,7 @@ impl Comparison {
 }
 
 /// A counter ratio asked for with `--ratio NAME=NUM/DEN`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Ratio {
     pub name: String,
     pub num: String,
@@ -224,7 +225,50 @@ pub struct Summary {
     pub clock: String,
     pub meta: Map<String, Value>,
     pub end: Option<Value>,
+    /// Per case, the prefixes of the counters that are its mechanism's
+    /// (the meta line's "focus"); the table and plots show those.
+    pub focus: BTreeMap<String, Vec<String>>,
+    /// The counter ratios computed.
+    pub ratios: Vec<Ratio>,
     pub cases: Vec<CaseSummary>,
+}
+
+impl Summary {
+    /// The counters of `case` worth showing: those matching its focus
+    /// prefixes, and every ratio; all of them when `all`, when the case
+    /// has no focus or when none matches.
+    pub fn shown<'a>(&self, case: &str, cs: &'a [Comparison], all: bool) -> Vec<&'a Comparison> {
+        let Some(prefixes) = self.focus.get(case).filter(|p| !all && !p.is_empty()) else {
+            return cs.iter().collect();
+        };
+        let hit = |name: &str| prefixes.iter().any(|p| name.starts_with(p.as_str()));
+        // A ratio is the case's when its numerator is.
+        let ratio_hit =
+            |c: &Comparison| self.ratios.iter().any(|r| r.name == c.name && hit(&r.num));
+        if !cs.iter().any(|c| c.kind != Kind::Ratio && hit(&c.name)) {
+            return cs.iter().collect();
+        }
+        cs.iter()
+            .filter(|c| {
+                if c.kind == Kind::Ratio {
+                    ratio_hit(c)
+                } else {
+                    hit(&c.name)
+                }
+            })
+            .collect()
+    }
+}
+
+/// The ratios the meta line asks for ("ratios": "NAME=NUM/DEN ...");
+/// malformed ones are left out.
+pub fn meta_ratios(meta: &Map<String, Value>) -> Vec<Ratio> {
+    meta.get("ratios")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .split_whitespace()
+        .filter_map(|r| r.parse().ok())
+        .collect()
 }
 
 fn workload_summary(runs: &[&Run], ratios: &[Ratio]) -> WorkloadSummary {
@@ -239,7 +283,11 @@ fn workload_summary(runs: &[&Run], ratios: &[Ratio]) -> WorkloadSummary {
         .into_iter()
         .filter_map(|n| {
             let (kind, better) = classify(n)?;
-            let vals = |rs: &[&Run]| -> Vec<f64> { rs.iter().filter_map(|r| r.metrics.get(n).copied()).collect() };
+            let vals = |rs: &[&Run]| -> Vec<f64> {
+                rs.iter()
+                    .filter_map(|r| r.metrics.get(n).copied())
+                    .collect()
+            };
             Some(Comparison::new(n, kind, better, vals(&off), vals(&on)))
         })
         .collect();
@@ -262,10 +310,20 @@ fn workload_summary(runs: &[&Run], ratios: &[Ratio]) -> WorkloadSummary {
         .collect();
     let counters_per_run = cnames
         .iter()
-        .map(|n| Comparison::new(n, Kind::PerRun, Better::Neither, per_run(&off, n), per_run(&on, n)))
+        .map(|n| {
+            Comparison::new(
+                n,
+                Kind::PerRun,
+                Better::Neither,
+                per_run(&off, n),
+                per_run(&on, n),
+            )
+        })
         .collect();
     for q in ratios {
-        let has = ok.iter().any(|r| r.counters.contains_key(&q.num) && r.counters.contains_key(&q.den));
+        let has = ok
+            .iter()
+            .any(|r| r.counters.contains_key(&q.num) && r.counters.contains_key(&q.den));
         if !has {
             continue;
         }
@@ -277,12 +335,23 @@ fn workload_summary(runs: &[&Run], ratios: &[Ratio]) -> WorkloadSummary {
                 })
                 .collect()
         };
-        counters.push(Comparison::new(&q.name, Kind::Ratio, Better::Neither, vals(&off), vals(&on)));
+        counters.push(Comparison::new(
+            &q.name,
+            Kind::Ratio,
+            Better::Neither,
+            vals(&off),
+            vals(&on),
+        ));
     }
 
     WorkloadSummary {
         workload: runs[0].workload.clone(),
-        cmd: runs.iter().map(|r| r.cmd.as_str()).find(|c| !c.is_empty()).unwrap_or("").to_string(),
+        cmd: runs
+            .iter()
+            .map(|r| r.cmd.as_str())
+            .find(|c| !c.is_empty())
+            .unwrap_or("")
+            .to_string(),
         runs_on: on.len(),
         runs_off: off.len(),
         failed: runs.len() - ok.len(),
@@ -316,7 +385,11 @@ pub fn summarize(input: &Input, clock: &str, ratios: &[Ratio]) -> Summary {
                 workloads: workloads
                     .iter()
                     .map(|w| {
-                        let rs: Vec<&Run> = of_case.iter().copied().filter(|r| &r.workload == w).collect();
+                        let rs: Vec<&Run> = of_case
+                            .iter()
+                            .copied()
+                            .filter(|r| &r.workload == w)
+                            .collect();
                         workload_summary(&rs, ratios)
                     })
                     .collect(),
@@ -324,10 +397,25 @@ pub fn summarize(input: &Input, clock: &str, ratios: &[Ratio]) -> Summary {
             }
         })
         .collect();
+    let focus = input
+        .meta
+        .get("focus")
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| {
+                    let p = v.as_str()?.split_whitespace().map(str::to_string).collect();
+                    Some((k.clone(), p))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     Summary {
         clock: clock.to_string(),
         meta: input.meta.clone(),
         end: input.end.clone(),
+        focus,
+        ratios: ratios.to_vec(),
         cases,
     }
 }
@@ -337,7 +425,15 @@ mod tests {
     use super::*;
     use crate::input::parse;
 
-    fn line(state: &str, iter: u32, p50: f64, rps: f64, calls: f64, scans: f64, dur: f64) -> String {
+    fn line(
+        state: &str,
+        iter: u32,
+        p50: f64,
+        rps: f64,
+        calls: f64,
+        scans: f64,
+        dur: f64,
+    ) -> String {
         format!(
             r#"RESULT {{"case":"c","feature":"F","feature_missing":false,"state":"{state}","iter":{iter},"workload":"wakelat","cmd":"wakelat -j","metrics":{{"bench":"wakelat","p50":{p50},"rps":{rps},"samples":100,"runtime_s":1}},"counters":{{"calls":{calls},"scans":{scans}}},"duration_s":{dur}}}"#
         )
@@ -371,7 +467,11 @@ mod tests {
         let w = &s.cases[0].workloads[0];
         assert_eq!((w.runs_on, w.runs_off, w.failed), (2, 2, 0));
         let names: Vec<&str> = w.metrics.iter().map(|m| m.name.as_str()).collect();
-        assert_eq!(names, ["p50", "rps"], "parameters and strings left out, known order");
+        assert_eq!(
+            names,
+            ["p50", "rps"],
+            "parameters and strings left out, known order"
+        );
 
         let p50 = &w.metrics[0];
         assert_eq!(p50.kind, Kind::Amean);
@@ -396,7 +496,11 @@ mod tests {
         // Moves when on, flat when off: significant.
         assert_eq!(calls.significant, Some(true));
         // The ratio: off runs have scans == 0 and are left out.
-        let r = w.counters.iter().find(|c| c.name == "calls_per_scan").unwrap();
+        let r = w
+            .counters
+            .iter()
+            .find(|c| c.name == "calls_per_scan")
+            .unwrap();
         assert_eq!(r.kind, Kind::Ratio);
         assert_eq!(r.baseline.n, 0);
         assert_eq!(r.compare.mean, Some((5.0 + 4.0) / 2.0));
@@ -416,10 +520,55 @@ mod tests {
     }
 
     #[test]
+    fn focus_and_meta_ratios() {
+        let text = format!(
+            "RESULT {{\"meta\":{{\"focus\":{{\"c\":\"sca x_\"}},\"ratios\":\"r=calls/scans q=scans/calls bad\"}}}}\n{}\n{}",
+            line("on", 1, 1.0, 1.0, 2.0, 1.0, 1.0),
+            line("off", 1, 1.0, 1.0, 2.0, 1.0, 1.0)
+        );
+        let inp = parse(&text).unwrap();
+        let ratios = meta_ratios(&inp.meta);
+        assert_eq!(ratios.len(), 2);
+        assert_eq!(
+            ratios[0],
+            Ratio {
+                name: "r".into(),
+                num: "calls".into(),
+                den: "scans".into()
+            }
+        );
+        let s = summarize(&inp, "tcg", &ratios);
+        assert_eq!(s.focus["c"], ["sca", "x_"]);
+        let w = &s.cases[0].workloads[0];
+        let names = |v: Vec<&Comparison>| v.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+        // The case's counters, and the ratio whose numerator is one of them.
+        assert_eq!(names(s.shown("c", &w.counters, false)), ["scans", "q"]);
+        assert_eq!(
+            names(s.shown("c", &w.counters, true)),
+            ["calls", "scans", "r", "q"]
+        );
+        assert_eq!(
+            names(s.shown("other", &w.counters, false)),
+            ["calls", "scans", "r", "q"]
+        );
+        // A focus that matches nothing shows everything.
+        let mut s2 = s.clone();
+        s2.focus.insert("c".into(), vec!["nomatch".into()]);
+        assert_eq!(
+            names(s2.shown("c", &w.counters, false)),
+            ["calls", "scans", "r", "q"]
+        );
+    }
+
+    #[test]
     fn ratio_syntax() {
         assert_eq!(
             "g=a/b".parse::<Ratio>(),
-            Ok(Ratio { name: "g".into(), num: "a".into(), den: "b".into() })
+            Ok(Ratio {
+                name: "g".into(),
+                num: "a".into(),
+                den: "b".into()
+            })
         );
         assert!("g=a".parse::<Ratio>().is_err());
         assert!("a/b".parse::<Ratio>().is_err());

@@ -12,7 +12,7 @@
 //! change); `*x.xx%*` in place of the parentheses marks a significant
 //! difference.
 
-use crate::summary::{CaseSummary, Comparison, Summary, WorkloadSummary};
+use crate::summary::{CaseSummary, Comparison, Kind, Summary, WorkloadSummary};
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -21,6 +21,23 @@ use std::fmt::Write;
 pub enum CounterView {
     PerSecond,
     PerRun,
+}
+
+/// What the table shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    pub counters: CounterView,
+    /// Every counter, not only the case's own (its focus).
+    pub all_counters: bool,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View {
+            counters: CounterView::PerSecond,
+            all_counters: false,
+        }
+    }
 }
 
 /// Digits after the point: 4 for small values (times in s), else 2.
@@ -41,6 +58,8 @@ pub fn decimals(c: &Comparison) -> usize {
 pub fn pct_cell(pct: Option<f64>, significant: bool) -> String {
     let (open, close) = if significant { ('*', '*') } else { ('(', ')') };
     match pct {
+        // No "-0.00": a change that rounds to zero is zero.
+        Some(p) if p.abs() < 0.005 => format!("{open}{:>7.2}%{close}", 0.0),
         Some(p) => format!("{open}{p:>7.2}%{close}"),
         None => format!("{open}{:>7} {close}", "n/a"),
     }
@@ -56,7 +75,11 @@ fn value_str(x: Option<f64>, dec: usize) -> String {
 /// One row: label, name, then baseline and compare cells.
 pub fn row(c: &Comparison, name_w: usize, val_w: usize) -> String {
     let dec = decimals(c);
-    let base_pct = if c.baseline.mean.is_some() { Some(0.0) } else { None };
+    let base_pct = if c.baseline.mean.is_some() {
+        Some(0.0)
+    } else {
+        None
+    };
     format!(
         "{:<8} {:<name_w$} {:>val_w$} {}  {:>val_w$} {}",
         c.kind.label(),
@@ -100,7 +123,9 @@ fn header(s: &Summary, out: &mut String) {
         machine.push(format!("topology {t}"));
     }
     if let (Some(i), Some(d)) = (meta_str(s, "iterations"), meta_str(s, "duration_s")) {
-        let w = meta_str(s, "warmup_s").map(|w| format!(" (wakelat warmup {w} s)")).unwrap_or_default();
+        let w = meta_str(s, "warmup_s")
+            .map(|w| format!(" (wakelat warmup {w} s)"))
+            .unwrap_or_default();
         machine.push(format!("{i} iterations x {d} s per state{w}"));
     }
     if !machine.is_empty() {
@@ -122,17 +147,16 @@ fn header(s: &Summary, out: &mut String) {
     );
 }
 
-fn workload(c: &CaseSummary, w: &WorkloadSummary, view: CounterView, counters_file: Option<bool>, out: &mut String) {
-    let counters = match view {
+fn workload(s: &Summary, c: &CaseSummary, w: &WorkloadSummary, view: View, out: &mut String) {
+    let counters = match view.counters {
         CounterView::PerSecond => &w.counters,
         CounterView::PerRun => &w.counters_per_run,
     };
-    let ratios: Vec<&Comparison> = if view == CounterView::PerRun {
-        w.counters.iter().filter(|x| x.kind == crate::summary::Kind::Ratio).collect()
-    } else {
-        Vec::new()
-    };
-    let rows: Vec<&Comparison> = w.metrics.iter().chain(counters.iter()).chain(ratios).collect();
+    let mut counters = s.shown(&c.case, counters, view.all_counters);
+    if view.counters == CounterView::PerRun {
+        counters.extend(w.counters.iter().filter(|x| x.kind == Kind::Ratio));
+    }
+    let rows: Vec<&Comparison> = w.metrics.iter().chain(counters.iter().copied()).collect();
     let mut head = format!("--- {}", w.workload);
     if !w.cmd.is_empty() {
         let _ = write!(head, ": {}", w.cmd);
@@ -151,7 +175,10 @@ fn workload(c: &CaseSummary, w: &WorkloadSummary, view: CounterView, counters_fi
         .iter()
         .flat_map(|r| {
             let d = decimals(r);
-            [value_str(r.baseline.mean, d).len(), value_str(r.compare.mean, d).len()]
+            [
+                value_str(r.baseline.mean, d).len(),
+                value_str(r.compare.mean, d).len(),
+            ]
         })
         .max()
         .unwrap_or(0)
@@ -172,7 +199,7 @@ fn workload(c: &CaseSummary, w: &WorkloadSummary, view: CounterView, counters_fi
         let _ = writeln!(out, "{}", row(r, name_w, val_w));
     }
     if counters.is_empty() {
-        let why = match counters_file {
+        let why = match s.meta.get("counters_file").and_then(Value::as_bool) {
             Some(false) => "this kernel has no /sys/kernel/debug/sched/rust_lb",
             _ => "none reported",
         };
@@ -181,18 +208,26 @@ fn workload(c: &CaseSummary, w: &WorkloadSummary, view: CounterView, counters_fi
 }
 
 /// The whole table.
-pub fn render(s: &Summary, view: CounterView) -> String {
+pub fn render(s: &Summary, view: View) -> String {
     let mut out = String::new();
     header(s, &mut out);
-    let counters_file = s.meta.get("counters_file").and_then(Value::as_bool);
+    if !view.all_counters && !s.focus.is_empty() {
+        let _ = writeln!(
+            out,
+            "Counters: each case's own mechanism's (report --all-counters, or report.json, for all)"
+        );
+    }
     for c in &s.cases {
         let _ = write!(out, "\n=== {}: {}", c.case, c.feature);
         if c.feature_missing {
-            let _ = write!(out, " -- feature missing in this kernel: on = off, an A/A run (the noise)");
+            let _ = write!(
+                out,
+                " -- feature missing in this kernel: on = off, an A/A run (the noise)"
+            );
         }
         let _ = writeln!(out, " ===");
         for w in &c.workloads {
-            workload(c, w, view, counters_file, &mut out);
+            workload(s, c, w, view, &mut out);
         }
     }
     out
@@ -203,16 +238,21 @@ mod tests {
     use super::*;
     use crate::input::parse;
     use crate::stats::Better;
-    use crate::summary::{summarize, Kind};
+    use crate::summary::summarize;
 
     #[test]
     fn percentage_cells() {
         assert_eq!(pct_cell(Some(0.0), false), "(   0.00%)");
         assert_eq!(pct_cell(Some(-5.0), false), "(  -5.00%)");
+        assert_eq!(pct_cell(Some(-0.001), false), "(   0.00%)");
         assert_eq!(pct_cell(Some(19.888), true), "*  19.89%*");
         assert_eq!(pct_cell(None, false), "(    n/a )");
         assert_eq!(pct_cell(None, true), "*    n/a *");
-        for c in [pct_cell(Some(1.0), true), pct_cell(None, false), pct_cell(Some(-99.99), false)] {
+        for c in [
+            pct_cell(Some(1.0), true),
+            pct_cell(None, false),
+            pct_cell(Some(-99.99), false),
+        ] {
             assert_eq!(c.len(), 10, "{c}");
         }
     }
@@ -230,7 +270,13 @@ mod tests {
             row(&c, 6, 10),
             "Amean    p50        100.00 (   0.00%)       90.00 *  10.00%*"
         );
-        let c = Comparison::new("rps", Kind::Hmean, Better::Higher, vec![40.0, 60.0], vec![45.0, 55.0]);
+        let c = Comparison::new(
+            "rps",
+            Kind::Hmean,
+            Better::Higher,
+            vec![40.0, 60.0],
+            vec![45.0, 55.0],
+        );
         // Hmean 48 -> 49.5: +3.13%, not significant with two wide runs.
         assert_eq!(
             row(&c, 6, 10),
@@ -257,24 +303,68 @@ RESULT {"case":"ilb_util","feature":"ILB_UTIL","feature_missing":true,"state":"o
 RESULT {"case":"ilb_util","feature":"ILB_UTIL","feature_missing":true,"state":"off","iter":1,"workload":"idlewake","metrics":{"loops_per_s":800.0},"counters":{},"duration_s":1}
 RESULT {"end":{"runs":4,"failed":0,"elapsed_s":4.6}}"#;
         let s = summarize(&parse(text).unwrap(), "icount", &[]);
-        let t = render(&s, CounterView::PerSecond);
+        let t = render(&s, View::default());
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[0], "sched-rust-lb A/B report");
-        assert!(lines[1].starts_with("clock: icount (QEMU -icount"), "{}", lines[1]);
-        assert!(t.contains("kernel 6.12.117, 8 CPUs, topology sockets=2, 2 iterations x 1 s per state\n"), "{t}");
-        assert!(t.contains("4 runs (0 failed) in 5 s of guest time\n"), "{t}");
-        assert!(t.contains("\n=== rust_lb: RUST_LB ===\n--- msgbench: msgbench -l 10 -j  (1 off, 1 on)\n"), "{t}");
-        assert!(t.contains("=== ilb_util: ILB_UTIL -- feature missing in this kernel"), "{t}");
+        assert!(
+            lines[1].starts_with("clock: icount (QEMU -icount"),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            t.contains(
+                "kernel 6.12.117, 8 CPUs, topology sockets=2, 2 iterations x 1 s per state\n"
+            ),
+            "{t}"
+        );
+        assert!(
+            t.contains("4 runs (0 failed) in 5 s of guest time\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains(
+                "\n=== rust_lb: RUST_LB ===\n--- msgbench: msgbench -l 10 -j  (1 off, 1 on)\n"
+            ),
+            "{t}"
+        );
+        assert!(
+            t.contains("=== ilb_util: ILB_UTIL -- feature missing in this kernel"),
+            "{t}"
+        );
         // 1.2 -> 1.0 s: +16.67%; 800 -> 1000 loops/s: +25%
-        let time = lines.iter().find(|l| l.starts_with("Amean    time_s")).unwrap();
-        assert!(time.ends_with("1.2000 (   0.00%)      1.0000 (  16.67%)"), "{time}");
-        let lps = lines.iter().find(|l| l.starts_with("Hmean    loops_per_s")).unwrap();
-        assert!(lps.ends_with("800.00 (   0.00%)     1000.00 (  25.00%)"), "{lps}");
-        assert!(!t.contains("Amean    loops "), "parameters are not compared");
+        let time = lines
+            .iter()
+            .find(|l| l.starts_with("Amean    time_s"))
+            .unwrap();
+        assert!(
+            time.ends_with("1.2000 (   0.00%)      1.0000 (  16.67%)"),
+            "{time}"
+        );
+        let lps = lines
+            .iter()
+            .find(|l| l.starts_with("Hmean    loops_per_s"))
+            .unwrap();
+        assert!(
+            lps.ends_with("800.00 (   0.00%)     1000.00 (  25.00%)"),
+            "{lps}"
+        );
+        assert!(
+            !t.contains("Amean    loops "),
+            "parameters are not compared"
+        );
         assert!(t.contains("(counters: this kernel has no /sys/kernel/debug/sched/rust_lb)"));
         // The column header sits right-aligned over the cells.
-        let hdr = lines.iter().position(|l| l.trim_start().starts_with("NO_RUST_LB")).unwrap();
-        assert_eq!(lines[hdr].len(), lines[hdr + 1].len(), "{}\n{}", lines[hdr], lines[hdr + 1]);
+        let hdr = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with("NO_RUST_LB"))
+            .unwrap();
+        assert_eq!(
+            lines[hdr].len(),
+            lines[hdr + 1].len(),
+            "{}\n{}",
+            lines[hdr],
+            lines[hdr + 1]
+        );
         assert!(lines[hdr].ends_with("  RUST_LB"));
     }
 }
