@@ -54,17 +54,11 @@ pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan(env: *mut bindings::lb_env
     policy::update_idle_cpu_scan(env, sum_util);
 }
 
-/// Computes SIS_UTIL's depth without publishing it (for RUST_LB_VERIFY);
-/// -1 when `env->sd` is not the destination CPU's LLC domain.
-///
-/// # Safety
-///
-/// As for [`rust_lb_update_idle_cpu_scan`].
+/// SIS_UTIL's depth for the given inputs, for RUST_LB_VERIFY to compare
+/// with the C; see [`math::sis_util_nr_idle_scan`].
 #[no_mangle]
-pub unsafe extern "C" fn rust_lb_idle_cpu_scan(env: *mut bindings::lb_env, sum_util: u64) -> c_int {
-    // SAFETY: as above.
-    let env = unsafe { LbEnv::from_raw(env) };
-    policy::idle_cpu_scan(env, sum_util).map_or(-1, |d| c_int::try_from(d).unwrap_or(c_int::MAX))
+pub extern "C" fn rust_lb_sis_util_scan(sum_util: u64, llc_weight: u32, imbalance_pct: u32) -> u32 {
+    math::sis_util_nr_idle_scan(sum_util, llc_weight, imbalance_pct)
 }
 
 /// ILB_UTIL: groups the balance of `env` may scan, 0 for all.
@@ -119,16 +113,19 @@ pub unsafe extern "C" fn rust_lb_newidle_skip(
     policy::newidle_skip(rq, sd, rd_overloaded, rd_overload)
 }
 
-/// The same-LLC wakelist condition of `ttwu_queue_cond()`.
+/// The same-LLC wakelist condition of `ttwu_queue_cond()`.  The caller
+/// samples `cpus_share_cache(this_cpu, cpu)` and the wakee runqueue's
+/// `nr_running` once, so that its C twin sees the same values.
 #[no_mangle]
 pub extern "C" fn rust_lb_ttwu_queue_cond(
     cpu: c_int,
     this_cpu: c_int,
+    share_cache: bool,
     nr_running: c_uint,
     on_cpu: bool,
     queue_idle: bool,
 ) -> bool {
-    policy::ttwu_queue_cond(cpu as u32, this_cpu as u32, nr_running, on_cpu, queue_idle)
+    policy::ttwu_queue_cond(cpu == this_cpu, share_cache, nr_running, on_cpu, queue_idle)
 }
 
 /// `calculate_imbalance()` when the local group has spare capacity.

@@ -11,19 +11,8 @@
 use crate::math;
 use kernel::sched::{
     lb::{count, count_n, Counter, IdleType, LbEnv, Migration, Rq, SdLbStats},
-    topology::{flags, llc_id, llc_size, SchedDomain},
+    topology::{flags, llc_size, SchedDomain},
 };
-
-/// SIS_UTIL's idle-CPU scan depth for `env`'s LLC, `None` when `env->sd`
-/// is not the LLC domain of the destination CPU.
-pub(crate) fn idle_cpu_scan(env: &LbEnv, sum_util: u64) -> Option<u32> {
-    env.llc_shared()?;
-    Some(math::sis_util_nr_idle_scan(
-        sum_util,
-        llc_size(env.dst_cpu()),
-        env.sd().imbalance_pct(),
-    ))
-}
 
 /// `update_idle_cpu_scan()`: publish SIS_UTIL's depth in the LLC state.
 pub(crate) fn update_idle_cpu_scan(env: &LbEnv, sum_util: u64) {
@@ -118,21 +107,22 @@ pub(crate) fn newidle_skip(
     math::rd_overload_skip_newidle(true, rq.avg_idle(), cost)
 }
 
-/// The same-LLC part of `ttwu_queue_cond()`: queue the wakeup on `cpu`'s
-/// wakelist?  `nr_running` is the wakee runqueue's, sampled by the caller.
+/// The LLC part of `ttwu_queue_cond()`: queue the wakeup on the wakee
+/// CPU's wakelist?  `same_cpu`: the wakee CPU is the waker's;
+/// `share_cache`: `cpus_share_cache()`; `nr_running`: the wakee runqueue's.
 pub(crate) fn ttwu_queue_cond(
-    cpu: u32,
-    this_cpu: u32,
+    same_cpu: bool,
+    share_cache: bool,
     nr_running: u32,
     on_cpu: bool,
     queue_idle: bool,
 ) -> bool {
     count(Counter::CallsTtwuQueue);
-    // cpus_share_cache(): the same CPU, or the same LLC id.
-    if cpu != this_cpu && llc_id(cpu) != llc_id(this_cpu) {
+    // Another LLC: queue remotely rather than touch its runqueue.
+    if !share_cache {
         return true;
     }
-    if cpu == this_cpu {
+    if same_cpu {
         return false;
     }
     if queue_idle {
