@@ -13,19 +13,27 @@
 #   KSRC=dir     a 6.12.y tree of your own instead of Debian's 6.12.117
 #   TOPOLOGY=... guest topology, e.g. sockets=2,cores=2,threads=2,nodes=2
 #   ACCEL=tcg|kvm  KVM is probed and falls back to TCG
+#   DEBUG=1      the debug kernel (lockdep, PROVE_RCU, KASAN, UBSAN, Rust
+#                debug assertions) in $(BUILD)/obj-debug
+#   STRESS_SECONDS=N  length of the stress selftest (make stress: 300)
 #   V=1          verbose kernel build
 
 OVERLAY   := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD     ?= $(HOME)/.cache/sched-rust-lb
 override BUILD := $(abspath $(BUILD))
+FRAGMENTS := $(OVERLAY)/.config.fragment
+ifeq ($(DEBUG),1)
+  FRAGMENTS += $(OVERLAY)/tools/config/debug.fragment
+  OBJ_SUFFIX := -debug
+endif
 ifeq ($(strip $(KSRC)),)
   override KSRC := $(BUILD)/linux-source-6.12
   TARBALL   := /usr/src/linux-source-6.12.tar.xz
-  O         ?= $(BUILD)/obj
+  O         ?= $(BUILD)/obj$(OBJ_SUFFIX)
 else
   override KSRC := $(abspath $(KSRC))
   TARBALL   :=
-  O         ?= $(BUILD)/obj-ksrc
+  O         ?= $(BUILD)/obj-ksrc$(OBJ_SUFFIX)
 endif
 override O := $(abspath $(O))
 GUEST     := $(BUILD)/guest
@@ -43,7 +51,7 @@ ACCEL     ?= tcg
 RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
 	     --initrd $(GUEST)/initramfs.cpio.gz --accel $(ACCEL)
 
-.PHONY: all deps tree config kernel guest run test host-test clippy \
+.PHONY: all deps tree config kernel guest run show test host-test clippy \
 	rustfmt checkpatch clean help
 all: kernel guest
 
@@ -57,7 +65,7 @@ tree: deps
 	@$(OVERLAY)/tools/prepare-tree $(OVERLAY) $(KSRC) $(TARBALL)
 
 config: tree
-	@$(OVERLAY)/tools/mkconfig $(KSRC) $(O) $(OVERLAY)/.config.fragment
+	@$(OVERLAY)/tools/mkconfig $(KSRC) $(O) $(FRAGMENTS)
 
 kernel: config
 	@echo "  KBUILD  $(O)/vmlinux"
@@ -66,14 +74,22 @@ kernel: config
 guest: deps
 	@$(OVERLAY)/tools/mkinitramfs $(OVERLAY) $(KSRC) $(GUEST)
 
-# The main job.  For now: boot, show the features and the domain topology,
-# flip RUST_LB both ways.
+# The main job: the A/B experiment (Documentation/experiment.rst).
+# CASES=a,b ITERATIONS=n DURATION=s ICOUNT=1 QUICK=1 select what it runs.
 run: kernel guest
+	@$(OVERLAY)/tools/experiment --kernel $(O)/vmlinux \
+		--initrd $(GUEST)/initramfs.cpio.gz --topology $(TOPOLOGY) \
+		$(if $(CASES),--cases $(CASES)) $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
+		$(if $(DURATION),--duration $(DURATION)) $(if $(filter 1,$(ICOUNT)),--icount) \
+		$(if $(filter 1,$(QUICK)),--quick)
+
+# Boot, show the features and the sched domains, flip RUST_LB both ways.
+show: kernel guest
 	@$(RUN_GUEST) --topology $(TOPOLOGY) -- /opt/sched-rust-lb/bin/show-sched
 
 host-test:
-	@cargo test --manifest-path $(OVERLAY)/tools/lb-math/Cargo.toml 2>&1 | \
-		tee $(BUILD)/host-test.log
+	@cargo test --manifest-path $(OVERLAY)/tools/lb-math/Cargo.toml
+	@cargo test --manifest-path $(OVERLAY)/tools/report/Cargo.toml
 
 test: deps
 	@mkdir -p $(BUILD)

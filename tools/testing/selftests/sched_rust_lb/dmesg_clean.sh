@@ -10,5 +10,7 @@ bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|Kernel panic|cut here|Call Trace:|UBSA
 if [ -n "$bad" ]; then
 	echo "$bad" | while read -r l; do ktap_print_msg "$l"; done
 fi
-ktap_test_result "no WARNING, BUG or Oops in the kernel log" [ -z "$bad" ]
+clean=false
+[ -z "$bad" ] && clean=true
+ktap_test_result "no WARNING, BUG or Oops in the kernel log" $clean
 ktap_finished
