@@ -51,7 +51,7 @@ ACCEL     ?= tcg
 RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
 	     --initrd $(GUEST)/initramfs.cpio.gz --accel $(ACCEL)
 
-.PHONY: all deps tree config kernel guest run show test host-test clippy \
+.PHONY: all deps tree config kernel guest run show test stress host-test clippy \
 	rustfmt checkpatch clean help
 all: kernel guest
 
@@ -94,10 +94,19 @@ host-test:
 test: deps
 	@mkdir -p $(BUILD)
 	@$(OVERLAY)/tools/run-tests --overlay $(OVERLAY) --build $(BUILD) \
-		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) O=$(O)" \
+		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) O=$(O) DEBUG=$(DEBUG)" \
 		--kernel $(O)/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TEST_TOPOLOGY) --accel $(ACCEL) \
 		$(if $(filter 1 true,$(CLIPPY_TEST) $(CI)),--clippy)
+
+# The stress selftest on the debug kernel (Documentation/robustness.rst).
+STRESS_SECONDS ?= 300
+stress: deps
+	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) \
+		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \
+		--kernel $(BUILD)/obj$(if $(TARBALL),,-ksrc)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
+		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( $(STRESS_SECONDS) + 900 )) \
+		--append "KSFT_TESTS=stress.sh,dmesg_clean.sh STRESS_SECONDS=$(STRESS_SECONDS)"
 
 clippy: config
 	@$(KMAKE) CLIPPY=1 kernel/sched/rust_lb/ rust/

@@ -9,7 +9,7 @@ FEATS="RUST_LB RUST_LB_VERIFY ILB_UTIL RD_OVERLOAD TTWU_QUEUE_IDLE LB_LLC_SPREAD
 
 ktap_print_header
 require_debugfs
-ktap_set_plan $(( $(echo $FEATS | wc -w) * 3 ))
+ktap_set_plan $(( $(echo $FEATS | wc -w) * 3 + 1 ))
 for f in $FEATS; do
 	orig=$(feature_state "$f")
 	ktap_test_result "$f is listed (state: $orig)" [ "$orig" != absent ]
@@ -19,4 +19,14 @@ for f in $FEATS; do
 	ktap_test_result "$f switches it on again" [ "$(feature_state "$f")" = on ]
 	[ "$orig" = off ] && feature_set "$f" off
 done
+before=$(cat "$FEATURES")
+refused=true
+for bad in NO_SUCH_FEATURE NO_ RUST_LBX "RUST_LB RD_OVERLOAD" ""; do
+	if echo "$bad" > "$FEATURES" 2>/dev/null; then
+		ktap_print_msg "'$bad' was accepted"
+		refused=false
+	fi
+done
+[ "$(cat "$FEATURES")" = "$before" ] || refused=false
+ktap_test_result "unknown or malformed names are refused, nothing changes" $refused
 ktap_finished
