@@ -17,6 +17,8 @@
 //! C header: [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
 
 // The crate root's modules live in sched_lb/, next to it.
+#[path = "sched_lb/check.rs"]
+mod check;
 #[path = "sched_lb/math.rs"]
 pub mod math;
 #[path = "sched_lb/policy.rs"]
@@ -148,4 +150,29 @@ pub unsafe extern "C" fn rust_lb_spare_imbalance(
 #[no_mangle]
 pub extern "C" fn rust_lb_serialize_try(due: bool, serialize_due: bool) -> bool {
     policy::serialize_try(due, serialize_due)
+}
+
+/// `get_llc_shared()` on its own, for the helpers' benchmark: the LLC
+/// state of `env`'s destination CPU when `env->sd` is its LLC domain, else
+/// null.
+///
+/// # Safety
+///
+/// As for [`rust_lb_update_idle_cpu_scan`].
+#[no_mangle]
+pub unsafe extern "C" fn rust_lb_get_llc_shared(
+    env: *mut bindings::lb_env,
+) -> *mut bindings::sched_domain_shared {
+    // SAFETY: as above.
+    let env = unsafe { LbEnv::from_raw(env) };
+    env.llc_shared()
+        .map_or(core::ptr::null_mut(), |sds| sds.as_raw())
+}
+
+/// Checks every CPU's domain hierarchy (see `check::check_topology`):
+/// domains visited in the high 32 bits, mismatches in the low 32 bits.
+#[no_mangle]
+pub extern "C" fn rust_lb_check_topology() -> u64 {
+    let r = check::check_topology();
+    (u64::from(r.domains) << 32) | u64::from(r.mismatches)
 }

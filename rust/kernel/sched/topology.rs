@@ -279,9 +279,15 @@ impl SchedDomainShared {
         unsafe { Self::from_raw(bindings::sched_rust_lb_llc_shared(cpu)) }
     }
 
+    /// Returns the raw pointer, for the C helpers.
+    #[inline]
+    pub fn as_raw(&self) -> *mut bindings::sched_domain_shared {
+        self.0.get()
+    }
+
     #[inline]
     fn raw(&self) -> *mut bindings::sched_domain_shared {
-        self.0.get()
+        self.as_raw()
     }
 
     /// Number of busy CPUs in the LLC (`nr_busy_cpus`).
@@ -353,6 +359,22 @@ impl SchedDomainShared {
             }
         }
     }
+}
+
+/// Number of possible CPU ids (`nr_cpu_ids`): CPUs are numbered below it.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::sched::topology::{llc_id, nr_cpu_ids};
+///
+/// assert!(nr_cpu_ids() >= 1);
+/// assert!(llc_id(nr_cpu_ids()).is_none());
+/// ```
+#[inline]
+pub fn nr_cpu_ids() -> u32 {
+    // SAFETY: `nr_cpu_ids` is set during early boot and only read after.
+    unsafe { bindings::nr_cpu_ids }
 }
 
 /// Number of CPUs in the last-level cache of `cpu` (per-CPU `sd_llc_size`).

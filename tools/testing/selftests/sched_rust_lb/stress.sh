@@ -20,7 +20,7 @@ mkdir -p "$T"
 
 ktap_print_header
 require_debugfs
-ktap_set_plan 6
+ktap_set_plan 7
 ktap_print_msg "$SECS s on $NCPUS CPUs"
 end=$(( $(date +%s) + SECS ))
 
@@ -115,6 +115,11 @@ ok=false; [ "$done_n" -eq "$nload" ] && [ ! -e "$T/load-fail" ] && ok=true
 ktap_test_result "workloads ran to the end without failing" $ok
 ok=false; [ "$mism" -eq 0 ] && ok=true
 ktap_test_result "RUST_LB_VERIFY found no disagreement ($checks checks)" $ok
+topo=$(cat "$SCHED_DEBUGFS/rust_lb_topology" 2>/dev/null)
+ktap_print_msg "domain check after the storm: ${topo:-unavailable}"
+ok=false
+case "$topo" in "domains "*" groups_mismatch 0") ok=true ;; esac
+ktap_test_result "every domain's nr_groups matches its group ring" $ok
 if [ "$cs" -gt 0 ]; then
 	ktap_test_pass "cpuset root partitions created and removed ($cs)"
 else
