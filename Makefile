@@ -16,6 +16,7 @@
 #   DEBUG=1      the debug kernel (lockdep, PROVE_RCU, KASAN, UBSAN, Rust
 #                debug assertions) in $(BUILD)/obj-debug
 #   STRESS_SECONDS=N  length of the stress selftest (make stress: 300)
+#   SKIP_DEBUG=1 make test without the debug-kernel stage (faster loop)
 #   V=1          verbose kernel build
 
 OVERLAY   := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
@@ -56,7 +57,7 @@ RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
 all: kernel guest
 
 help:
-	@sed -n '3,19p' $(OVERLAY)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,23p' $(OVERLAY)/Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(OVERLAY)/tools/deps
@@ -97,7 +98,8 @@ test: deps
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) O=$(O) DEBUG=$(DEBUG)" \
 		--kernel $(O)/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TEST_TOPOLOGY) --accel $(ACCEL) \
-		$(if $(filter 1 true,$(CLIPPY_TEST) $(CI)),--clippy)
+		$(if $(filter 1 true,$(CLIPPY_TEST) $(CI)),--clippy) \
+		$(if $(filter 1,$(SKIP_DEBUG) $(DEBUG)),,--debug-obj $(BUILD)/obj$(if $(TARBALL),,-ksrc)-debug)
 
 # The stress selftest on the debug kernel (Documentation/robustness.rst).
 STRESS_SECONDS ?= 300
