@@ -57,7 +57,7 @@ RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
 all: kernel guest
 
 help:
-	@sed -n '3,23p' $(OVERLAY)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,21p' $(OVERLAY)/Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(OVERLAY)/tools/deps
