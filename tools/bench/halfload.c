@@ -18,10 +18,7 @@
  * TPS = transactions completed by all pairs / runtime.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +28,7 @@
 #include <unistd.h>
 
 #define PROG "halfload"
+#include "bench.h"
 
 static struct {
 	unsigned int pairs;
@@ -49,38 +47,6 @@ struct pair {
 	uint64_t transactions;
 	pthread_t client, server;
 } __attribute__((aligned(64)));
-
-static void die(const char *what)
-{
-	fprintf(stderr, PROG ": %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static void die_err(const char *what, int err)
-{
-	fprintf(stderr, PROG ": %s: %s\n", what, strerror(err));
-	exit(1);
-}
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts))
-		die("clock_gettime");
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void on_alarm(int sig)
-{
-	static const char msg[] = PROG ": watchdog expired, run did not finish\n";
-
-	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
-		/* nothing more we can do */
-	}
-	_exit(1);
-}
 
 static void put(int fd, char c)
 {
@@ -119,10 +85,7 @@ static void *server_fn(void *arg)
 	struct pair *p = arg;
 
 	while (get(p->req[0]) == 'r') {
-		uint64_t until = now_ns() + cfg.work_ns;
-
-		while (now_ns() < until)
-			;
+		spin_until(now_ns() + cfg.work_ns);
 		put(p->resp[1], 'a');
 	}
 	return NULL;
@@ -156,54 +119,10 @@ static void usage(FILE *f)
 		"  -j     also print one JSON line at the end\n");
 }
 
-static void bad_arg(int opt, const char *arg)
-{
-	fprintf(stderr, PROG ": invalid value for -%c: '%s'\n", opt, arg);
-	usage(stderr);
-	exit(2);
-}
-
-static long parse_long(int opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		bad_arg(opt, s);
-	return v;
-}
-
-static double parse_double(int opt, const char *s, double min, double max)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= min && v <= max))
-		bad_arg(opt, s);
-	return v;
-}
-
-static unsigned int online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t set;
-
-	if (n >= 1)
-		return (unsigned int)n;
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= 1)
-		return (unsigned int)CPU_COUNT(&set);
-	return 1;
-}
-
 int main(int argc, char **argv)
 {
 	struct pair *pairs;
 	pthread_attr_t attr;
-	struct sigaction sa;
 	uint64_t start, total = 0;
 	unsigned int i;
 	double elapsed, tps;
@@ -235,17 +154,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	no_operands(argc, argv);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_alarm;
-	if (sigemptyset(&sa.sa_mask) || sigaction(SIGALRM, &sa, NULL))
-		die("sigaction");
-	alarm((unsigned int)(cfg.runtime_s + 60 + 2 * (double)cfg.work_ns / 1e9));
+	watchdog((unsigned int)(cfg.runtime_s + 60 + 2 * (double)cfg.work_ns / 1e9));
 
 	pairs = aligned_alloc(64, sizeof(*pairs) * cfg.pairs);
 	if (!pairs)
@@ -255,10 +166,7 @@ int main(int argc, char **argv)
 		if (pipe(pairs[i].req) || pipe(pairs[i].resp))
 			die("pipe");
 
-	if ((err = pthread_attr_init(&attr)))
-		die_err("pthread_attr_init", err);
-	if ((err = pthread_attr_setstacksize(&attr, 256 * 1024)))
-		die_err("pthread_attr_setstacksize", err);
+	thread_attr_init(&attr, 256 * 1024);
 
 	start = now_ns();
 	cfg.end = start + (uint64_t)(cfg.runtime_s * 1e9);
@@ -299,8 +207,7 @@ int main(int argc, char **argv)
 		       "\"transactions\":%llu,\"work_us\":%llu,\"runtime_s\":%.3f}\n",
 		       tps, cfg.pairs, (unsigned long long)total,
 		       (unsigned long long)(cfg.work_ns / 1000), elapsed);
-	if (fflush(stdout) == EOF || ferror(stdout))
-		die("write stdout");
+	flush_stdout();
 	free(pairs);
 	return 0;
 }

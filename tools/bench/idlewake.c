@@ -11,10 +11,7 @@
  * loops/sec = loops completed by all threads / measured runtime.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +21,7 @@
 #include <unistd.h>
 
 #define PROG "idlewake"
+#include "bench.h"
 
 static struct {
 	unsigned int threads;
@@ -45,65 +43,23 @@ struct thr {
 	pthread_t tid;
 } __attribute__((aligned(64)));
 
-static void die(const char *what)
-{
-	fprintf(stderr, PROG ": %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static void die_err(const char *what, int err)
-{
-	fprintf(stderr, PROG ": %s: %s\n", what, strerror(err));
-	exit(1);
-}
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts))
-		die("clock_gettime");
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void on_alarm(int sig)
-{
-	static const char msg[] = PROG ": watchdog expired, run did not finish\n";
-
-	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
-		/* nothing more we can do */
-	}
-	_exit(1);
-}
-
 static void *thread_fn(void *arg)
 {
 	struct thr *t = arg;
-	const struct timespec req = {
-		.tv_sec = (time_t)(cfg.sleep_ns / 1000000000ULL),
-		.tv_nsec = (long)(cfg.sleep_ns % 1000000000ULL),
-	};
 
 	for (;;) {
-		struct timespec rem = req;
 		uint64_t t0, t1, over;
-		int err;
 
 		t0 = now_ns();
 		if (t0 >= cfg.end)
 			break;
-		while ((err = clock_nanosleep(CLOCK_MONOTONIC, 0, &rem, &rem)) == EINTR)
-			;
-		if (err)
-			die_err("clock_nanosleep", err);
+		sleep_ns(cfg.sleep_ns);
 		t1 = now_ns();
 		over = t1 - t0 > cfg.sleep_ns ? t1 - t0 - cfg.sleep_ns : 0;
 		t->oversleep_sum += over;
 		if (over > t->oversleep_max)
 			t->oversleep_max = over;
-		while (now_ns() < t1 + cfg.spin_ns)
-			;
+		spin_until(t1 + cfg.spin_ns);
 		t->loops++;
 	}
 	return NULL;
@@ -120,54 +76,10 @@ static void usage(FILE *f)
 		"  -j     also print one JSON line at the end\n");
 }
 
-static void bad_arg(int opt, const char *arg)
-{
-	fprintf(stderr, PROG ": invalid value for -%c: '%s'\n", opt, arg);
-	usage(stderr);
-	exit(2);
-}
-
-static long parse_long(int opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		bad_arg(opt, s);
-	return v;
-}
-
-static double parse_double(int opt, const char *s, double min, double max)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= min && v <= max))
-		bad_arg(opt, s);
-	return v;
-}
-
-static unsigned int online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t set;
-
-	if (n >= 1)
-		return (unsigned int)n;
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= 1)
-		return (unsigned int)CPU_COUNT(&set);
-	return 1;
-}
-
 int main(int argc, char **argv)
 {
 	struct thr *thr;
 	pthread_attr_t attr;
-	struct sigaction sa;
 	uint64_t start, loops = 0, over_sum = 0, over_max = 0;
 	unsigned int i;
 	double elapsed, lps, over_avg_us;
@@ -200,28 +112,17 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	no_operands(argc, argv);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_alarm;
-	if (sigemptyset(&sa.sa_mask) || sigaction(SIGALRM, &sa, NULL))
-		die("sigaction");
-	alarm((unsigned int)(cfg.runtime_s + 60 +
-			     2 * (double)(cfg.sleep_ns + cfg.spin_ns) / 1e9));
+	watchdog((unsigned int)(cfg.runtime_s + 60 +
+				2 * (double)(cfg.sleep_ns + cfg.spin_ns) / 1e9));
 
 	thr = aligned_alloc(64, sizeof(*thr) * cfg.threads);
 	if (!thr)
 		die("aligned_alloc");
 	memset(thr, 0, sizeof(*thr) * cfg.threads);
 
-	if ((err = pthread_attr_init(&attr)))
-		die_err("pthread_attr_init", err);
-	if ((err = pthread_attr_setstacksize(&attr, 256 * 1024)))
-		die_err("pthread_attr_setstacksize", err);
+	thread_attr_init(&attr, 256 * 1024);
 
 	start = now_ns();
 	cfg.end = start + (uint64_t)(cfg.runtime_s * 1e9);
@@ -259,8 +160,7 @@ int main(int argc, char **argv)
 		       (unsigned long long)(cfg.sleep_ns / 1000),
 		       (unsigned long long)(cfg.spin_ns / 1000), over_avg_us,
 		       (double)over_max / 1000.0, elapsed);
-	if (fflush(stdout) == EOF || ferror(stdout))
-		die("write stdout");
+	flush_stdout();
 	free(thr);
 	return 0;
 }

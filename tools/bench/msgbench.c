@@ -31,10 +31,10 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define PROG "msgbench"
+#include "bench.h"
 #define MSG_SIZE 100
 
 static struct {
@@ -59,18 +59,6 @@ static int wakeup_pipe[2];	/* parent -> all tasks: start */
 static pid_t *children;
 static volatile sig_atomic_t nchildren;
 
-static void die(const char *what)
-{
-	fprintf(stderr, PROG ": %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static void die_err(const char *what, int err)
-{
-	fprintf(stderr, PROG ": %s: %s\n", what, strerror(err));
-	exit(1);
-}
-
 /* Task failure: in a forked child only this process must go. */
 static void task_fail(const char *what)
 {
@@ -80,15 +68,6 @@ static void task_fail(const char *what)
 	_exit(1);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts))
-		die("clock_gettime");
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static void kill_children(void)
 {
 	sig_atomic_t i;
@@ -96,18 +75,6 @@ static void kill_children(void)
 	for (i = 0; i < nchildren; i++)
 		if (children[i] > 0)
 			kill(children[i], SIGKILL);	/* best effort */
-}
-
-static void on_alarm(int sig)
-{
-	static const char msg[] = PROG ": watchdog expired, run did not finish\n";
-
-	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
-		/* nothing more we can do */
-	}
-	kill_children();
-	_exit(1);
 }
 
 static void write_all(int fd, const void *buf, size_t len)
@@ -231,21 +198,6 @@ static void usage(FILE *f)
 		"  -j     also print one JSON line at the end\n");
 }
 
-static long parse_long(int opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, PROG ": invalid value for -%c: '%s'\n", opt, s);
-		usage(stderr);
-		exit(2);
-	}
-	return v;
-}
-
 static void raise_nofile(uint64_t need)
 {
 	struct rlimit rl;
@@ -273,7 +225,6 @@ int main(int argc, char **argv)
 	pthread_attr_t attr;
 	unsigned int g, i;
 	uint64_t t = 0, nready;
-	struct sigaction sa;
 	char c;
 	int opt, err;
 
@@ -308,11 +259,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	no_operands(argc, argv);
 	ntasks = (uint64_t)cfg.groups * cfg.fds * 2;
 	if (ntasks > 20000) {
 		fprintf(stderr, PROG ": too many tasks (%llu > 20000)\n",
@@ -338,11 +285,8 @@ int main(int argc, char **argv)
 	/* Thread mode keeps every channel open until the end. */
 	raise_nofile(16 + 2ULL * cfg.fds * (cfg.threads ? cfg.groups : 1));
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_alarm;
-	if (sigemptyset(&sa.sa_mask) || sigaction(SIGALRM, &sa, NULL))
-		die("sigaction");
-	alarm(cfg.timeout_s);
+	watchdog_hook = kill_children;
+	watchdog(cfg.timeout_s);
 
 	if (pipe(ready_pipe) || pipe(wakeup_pipe))
 		die("pipe");
@@ -357,10 +301,7 @@ int main(int argc, char **argv)
 		rargs = calloc((size_t)cfg.groups * cfg.fds, sizeof(*rargs));
 		if (!tids || !sargs || !rargs)
 			die("calloc");
-		if ((err = pthread_attr_init(&attr)))
-			die_err("pthread_attr_init", err);
-		if ((err = pthread_attr_setstacksize(&attr, 256 * 1024)))
-			die_err("pthread_attr_setstacksize", err);
+		thread_attr_init(&attr, 256 * 1024);
 	} else {
 		children = calloc(ntasks, sizeof(*children));
 		if (!children)
@@ -493,8 +434,7 @@ int main(int argc, char **argv)
 		       (double)(end - start) / 1e9, cfg.groups, cfg.fds, cfg.loops,
 		       cfg.threads ? "thread" : "process",
 		       cfg.sockets ? "socket" : "pipe");
-	if (fflush(stdout) == EOF || ferror(stdout))
-		die("write stdout");
+	flush_stdout();
 	free(children);
 	free(tids);
 	free(sargs);

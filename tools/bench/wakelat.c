@@ -47,7 +47,6 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -55,10 +54,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #define PROG "wakelat"
+#include "bench.h"
 
 /* ---- histogram --------------------------------------------------------- */
 
@@ -174,47 +173,6 @@ static void hist_percentiles(const struct hist *h, struct pct *out)
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static void die(const char *what)
-{
-	fprintf(stderr, PROG ": %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static void die_err(const char *what, int err)
-{
-	fprintf(stderr, PROG ": %s: %s\n", what, strerror(err));
-	exit(1);
-}
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts))
-		die("clock_gettime");
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static inline void spin_until(uint64_t deadline)
-{
-	while (now_ns() < deadline)
-		;
-}
-
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(ns / 1000000000ULL),
-		.tv_nsec = (long)(ns % 1000000000ULL),
-	};
-	int err;
-
-	while ((err = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts)) == EINTR)
-		;
-	if (err)
-		die_err("clock_nanosleep", err);
-}
-
 static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
 {
 	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, val,
@@ -229,28 +187,11 @@ static void futex_wake(_Atomic uint32_t *addr, int nr)
 		die("futex(FUTEX_WAKE)");
 }
 
-static void on_alarm(int sig)
-{
-	static const char msg[] = PROG ": watchdog expired, run did not finish\n";
-
-	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
-		/* nothing more we can do */
-	}
-	_exit(1);
-}
-
 static void arm_watchdog(double seconds)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_alarm;
-	if (sigemptyset(&sa.sa_mask) || sigaction(SIGALRM, &sa, NULL))
-		die("sigaction");
 	if (seconds > 86400.0 * 7)
 		seconds = 86400.0 * 7;
-	alarm((unsigned int)seconds + 1);
+	watchdog((unsigned int)seconds + 1);
 }
 
 /* ---- benchmark --------------------------------------------------------- */
@@ -402,37 +343,6 @@ static void usage(FILE *f)
 		"  -j     also print one JSON line at the end\n");
 }
 
-static void bad_arg(int opt, const char *arg)
-{
-	fprintf(stderr, PROG ": invalid value for -%c: '%s'\n", opt, arg);
-	usage(stderr);
-	exit(2);
-}
-
-static long parse_long(int opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		bad_arg(opt, s);
-	return v;
-}
-
-static double parse_double(int opt, const char *s, double min, double max)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= min && v <= max))
-		bad_arg(opt, s);
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	struct msg_thread *msgs;
@@ -476,11 +386,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	no_operands(argc, argv);
 	nthreads = (uint64_t)cfg.nmsg * cfg.nworkers;
 	if (nthreads > 16384) {
 		fprintf(stderr, PROG ": too many workers (%llu > 16384)\n",
@@ -501,10 +407,7 @@ int main(int argc, char **argv)
 	memset(msgs, 0, sizeof(*msgs) * cfg.nmsg);
 	memset(workers, 0, sizeof(*workers) * nthreads);
 
-	if ((err = pthread_attr_init(&attr)))
-		die_err("pthread_attr_init", err);
-	if ((err = pthread_attr_setstacksize(&attr, 256 * 1024)))
-		die_err("pthread_attr_setstacksize", err);
+	thread_attr_init(&attr, 256 * 1024);
 
 	/* Workers first: they park on IDLE until their message thread runs. */
 	for (i = 0; i < cfg.nmsg; i++) {
@@ -577,8 +480,7 @@ int main(int argc, char **argv)
 		       cfg.nmsg, cfg.nworkers,
 		       (unsigned long long)(cfg.think_ns / 1000), cfg.runtime_s);
 
-	if (fflush(stdout) == EOF || ferror(stdout))
-		die("write stdout");
+	flush_stdout();
 	free(hists);
 	free(workers);
 	free(msgs);
