@@ -86,13 +86,14 @@ pub unsafe extern "C" fn rust_lb_ilb_done(
     env: *mut bindings::lb_env,
     sds: *mut bindings::sd_lb_stats,
     sum_util: u64,
+    budget: c_uint,
     scanned: c_uint,
     truncated: bool,
     ilb_util: bool,
 ) {
     // SAFETY: as above, for both pointers.
     let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
-    policy::ilb_done(env, sds, sum_util, scanned, truncated, ilb_util);
+    policy::ilb_done(env, sds, sum_util, budget, scanned, truncated, ilb_util);
 }
 
 /// Whether `sched_balance_newidle()` skips balancing.

@@ -11,18 +11,17 @@
 use crate::math;
 use kernel::sched::{
     lb::{count, count_n, Counter, IdleType, LbEnv, Migration, Rq, SdLbStats},
-    topology::{flags, llc_size, SchedDomain},
+    topology::{flags, SchedDomain},
 };
 
 /// `update_idle_cpu_scan()`: publish SIS_UTIL's depth in the LLC state.
+/// `get_llc_shared()` only succeeds when `env->sd` spans exactly the LLC,
+/// so the span weight is the LLC's size: no second per-CPU read.
 pub(crate) fn update_idle_cpu_scan(env: &LbEnv, sum_util: u64) {
     count(Counter::CallsIdleScan);
     if let Some(sds) = env.llc_shared() {
-        let depth = math::sis_util_nr_idle_scan(
-            sum_util,
-            llc_size(env.dst_cpu()),
-            env.sd().imbalance_pct(),
-        );
+        let sd = env.sd();
+        let depth = math::sis_util_nr_idle_scan(sum_util, sd.span_weight(), sd.imbalance_pct());
         sds.set_nr_idle_scan(i32::try_from(depth).unwrap_or(i32::MAX));
     }
 }
@@ -47,27 +46,31 @@ pub(crate) fn ilb_budget(env: &LbEnv, ilb_util: bool) -> u32 {
         .clamp(1, nr_groups.max(1))
 }
 
-/// End of `update_sd_lb_stats()`'s scan: account a newidle scan of the LLC
-/// domain (and borrow the snapshot when it stopped early), or, in periodic
-/// balance, publish the next scan depth and the snapshot
-/// (`update_ilb_group_scan()` of the RFC).
+/// End of `update_sd_lb_stats()`'s scan: account a newidle scan that ran
+/// under a budget (and borrow the snapshot when it stopped early), or, in
+/// periodic balance, publish the next scan depth and the snapshot
+/// (`update_ilb_group_scan()` of the RFC).  `budget` is what
+/// [`ilb_budget`] returned for this scan: a newidle scan without one has
+/// nothing to account, and needs no second LLC lookup.
 pub(crate) fn ilb_done(
     env: &LbEnv,
     stats: &SdLbStats,
     sum_util: u64,
+    budget: u32,
     scanned: u32,
     truncated: bool,
     ilb_util: bool,
 ) {
     count(Counter::CallsIlbDone);
-    if !ilb_util {
+    let newidle = env.idle() == IdleType::NewlyIdle;
+    if !ilb_util || (newidle && budget == 0) {
         return;
     }
     let Some(sds) = env.llc_shared() else {
         return;
     };
     let sd = env.sd();
-    if env.idle() == IdleType::NewlyIdle {
+    if newidle {
         count(Counter::NewidleScans);
         count_n(Counter::NewidleGroupsScanned, u64::from(scanned));
         count_n(
