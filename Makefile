@@ -53,7 +53,7 @@ RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
 	     --initrd $(GUEST)/initramfs.cpio.gz --accel $(ACCEL)
 
 .PHONY: all deps tree config kernel guest run show test stress host-test clippy \
-	rustfmt checkpatch clean help
+	rustfmt checkpatch config-off clean help
 all: kernel guest
 
 help:
@@ -109,6 +109,15 @@ stress: deps
 		--kernel $(BUILD)/obj$(if $(TARBALL),,-ksrc)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( $(STRESS_SECONDS) + 900 )) \
 		--append "KSFT_TESTS=stress.sh,dmesg_clean.sh STRESS_SECONDS=$(STRESS_SECONDS)"
+
+# The series with one option of the test config off (default: the helpers,
+# CONFIG_SCHED_RUST_LB; OFF=RUST for a kernel without Rust), building
+# OFF_TARGETS (default kernel/sched/; OFF_TARGETS=vmlinux for all of it).
+OFF         ?= SCHED_RUST_LB
+OFF_TARGETS ?= kernel/sched/
+config-off: config
+	@$(OVERLAY)/tools/check-config-off $(KSRC) $(O)/.config \
+		$(BUILD)/obj-no-$(shell echo $(OFF) | tr A-Z_ a-z-) $(OFF) $(OFF_TARGETS)
 
 clippy: config
 	@$(KMAKE) CLIPPY=1 kernel/sched/rust_lb/ rust/

@@ -24,7 +24,7 @@ pub mod math;
 #[path = "sched_lb/policy.rs"]
 mod policy;
 
-use core::ffi::{c_int, c_uint};
+use core::ffi::c_uint;
 use kernel::bindings;
 use kernel::sched::{
     lb::{LbEnv, Rq, SdLbStats},
@@ -116,19 +116,19 @@ pub unsafe extern "C" fn rust_lb_newidle_skip(
     policy::newidle_skip(rq, sd, rd_overloaded, rd_overload)
 }
 
-/// The same-LLC wakelist condition of `ttwu_queue_cond()`.  The caller
-/// samples `cpus_share_cache(this_cpu, cpu)` and the wakee runqueue's
-/// `nr_running` once, so that its C twin sees the same values.
+/// The same-LLC wakelist condition of `ttwu_queue_cond()`, for a wakee CPU
+/// of the waker's LLC other than the waker's own: the caller has taken the
+/// cross-LLC and same-CPU exits, then sampled the wakee runqueue's
+/// `nr_running` once, so that its C twin sees the same value.
+/// `wakee_on_cpu` is what `WF_ON_CPU` said before 2022: the caller saw the
+/// wakee still descheduling on that CPU.
 #[no_mangle]
 pub extern "C" fn rust_lb_ttwu_queue_cond(
-    cpu: c_int,
-    this_cpu: c_int,
-    share_cache: bool,
     nr_running: c_uint,
-    on_cpu: bool,
+    wakee_on_cpu: bool,
     queue_idle: bool,
 ) -> bool {
-    policy::ttwu_queue_cond(cpu == this_cpu, share_cache, nr_running, on_cpu, queue_idle)
+    policy::ttwu_queue_cond(nr_running, wakee_on_cpu, queue_idle)
 }
 
 /// `calculate_imbalance()` when the local group has spare capacity.

@@ -438,3 +438,19 @@ pub fn balance_is_due(now: u64, last_balance: u64, interval: u64) -> bool {
 pub fn serialize_should_try(serialize_due_feature: bool, balance_due: bool) -> bool {
     !serialize_due_feature || balance_due
 }
+
+/// Whether `ttwu_queue_cond()` queues a wakeup on the wakelist of a wakee
+/// CPU in the waker's LLC (not the waker's own CPU: the caller has taken
+/// the cross-LLC and same-CPU exits before it reads the wakee runqueue).
+///
+/// - `queue_idle == true` (TTWU_QUEUE_IDLE, the rule since f3dd3f674555,
+///   2022): whenever the wakee CPU is idle, `nr_running == 0`.
+/// - `queue_idle == false`: the rule just before it, after 28156108fecb:
+///   only when the caller saw the wakee still descheduling on that CPU
+///   (`WF_ON_CPU`, here `wakee_on_cpu`) and nothing else runs there. A
+///   descheduling wakee has already been dequeued, so "the only task" is
+///   `nr_running == 0`.
+#[inline]
+pub fn ttwu_wakelist_same_llc(nr_running: u32, wakee_on_cpu: bool, queue_idle: bool) -> bool {
+    nr_running == 0 && (queue_idle || wakee_on_cpu)
+}

@@ -110,36 +110,16 @@ pub(crate) fn newidle_skip(
     math::rd_overload_skip_newidle(true, rq.avg_idle(), cost)
 }
 
-/// The LLC part of `ttwu_queue_cond()`: queue the wakeup on the wakee
-/// CPU's wakelist?  `same_cpu`: the wakee CPU is the waker's;
-/// `share_cache`: `cpus_share_cache()`; `nr_running`: the wakee runqueue's.
-pub(crate) fn ttwu_queue_cond(
-    same_cpu: bool,
-    share_cache: bool,
-    nr_running: u32,
-    on_cpu: bool,
-    queue_idle: bool,
-) -> bool {
+/// The LLC part of `ttwu_queue_cond()`: queue the wakeup on the wakelist
+/// of a wakee CPU of this LLC (not this CPU) that runs `nr_running` tasks?
+/// `wakee_on_cpu`: the caller saw the wakee still descheduling there.
+pub(crate) fn ttwu_queue_cond(nr_running: u32, wakee_on_cpu: bool, queue_idle: bool) -> bool {
     count(Counter::CallsTtwuQueue);
-    // Another LLC: queue remotely rather than touch its runqueue.
-    if !share_cache {
-        return true;
+    let queue = math::ttwu_wakelist_same_llc(nr_running, wakee_on_cpu, queue_idle);
+    if queue && queue_idle {
+        count(Counter::WakelistIdleQueued);
     }
-    if same_cpu {
-        return false;
-    }
-    if queue_idle {
-        // Offload the activation to the idle wakee CPU (2022 rule).
-        let idle = nr_running == 0;
-        if idle {
-            count(Counter::WakelistIdleQueued);
-        }
-        idle
-    } else {
-        // Before 2022: only a wakee still descheduling on a CPU that runs
-        // at most one task.
-        on_cpu && nr_running <= 1
-    }
+    queue
 }
 
 /// `calculate_imbalance()` when the local group has spare capacity.
