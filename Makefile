@@ -4,10 +4,19 @@
 # overlay on Linux 6.12.117.  See README.md and Documentation/pipeline.rst.
 #
 #   make run     build if needed, boot the guest, run the experiment
-#   make test    host tests, kernel build, boot: KUnit + kselftests
+#   make test    host tests, lint, kernel builds, boots: KUnit + kselftests
+#
+# Other targets:
+#   make show    boot, show the features and domains, flip RUST_LB
+#   make shell   an interactive shell in the guest (stdin is typed there)
+#   make exec CMD='...'   one command in the guest, quoting intact
+#   make stress  the stress selftest on the debug kernel
+#   make series  the series for `git am` into your own tree (SERIES_OUT=dir)
+#   make kernel | guest | clippy | checkpatch | rustfmt | host-test | docs
+#   make config-off [OFF=RUST] [OFF_TARGETS=vmlinux]   build with an option off
 #
 # Inputs (all optional):
-#   BUILD=dir    cache for the kernel tree, objects and guest files
+#   BUILD=dir    cache for the kernel tree, objects, guest files, results
 #                (default ~/.cache/sched-rust-lb)
 #   O=dir        kernel object directory (default $(BUILD)/obj)
 #   KSRC=dir     a 6.12.y tree of your own instead of Debian's 6.12.117
@@ -15,17 +24,26 @@
 #   ACCEL=tcg|kvm  KVM is probed and falls back to TCG
 #   DEBUG=1      the debug kernel (lockdep, PROVE_RCU, KASAN, UBSAN, Rust
 #                debug assertions) in $(BUILD)/obj-debug
+#   make run:    CASES=a,b  ITERATIONS=n  DURATION=s  ICOUNT=1 (virtual
+#                clock)  QUICK=1 (smoke test)  OUT=dir (default
+#                $(BUILD)/results/<timestamp>)
 #   STRESS_SECONDS=N  length of the stress selftest (make stress: 300)
 #   SKIP_DEBUG=1 make test without the debug-kernel stage (faster loop)
+#   SHELL_TIMEOUT=s  how long make shell may last (default a day)
 #   V=1          verbose kernel build
 
 OVERLAY   := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD     ?= $(HOME)/.cache/sched-rust-lb
 override BUILD := $(abspath $(BUILD))
+export BUILD
 FRAGMENTS := $(OVERLAY)/.config.fragment
 ifeq ($(DEBUG),1)
   FRAGMENTS += $(OVERLAY)/tools/config/debug.fragment
   OBJ_SUFFIX := -debug
+endif
+ifeq ($(VNG),1)
+  FRAGMENTS += $(OVERLAY)/tools/config/vng.fragment
+  OBJ_SUFFIX := $(OBJ_SUFFIX)-vng
 endif
 ifeq ($(strip $(KSRC)),)
   override KSRC := $(BUILD)/linux-source-6.12
@@ -47,17 +65,19 @@ JOBS      ?= $(shell nproc)
 KMAKE      = $(MAKE) -C $(KSRC) O=$(O) LLVM=1 -j$(JOBS) $(if $(V),V=$(V))
 
 TOPOLOGY  ?= sockets=2,cores=2,threads=2,nodes=2
+SHELL_TIMEOUT ?= 86400
 TEST_TOPOLOGY ?= sockets=4,cores=2,threads=2,nodes=2
 ACCEL     ?= tcg
 RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
 	     --initrd $(GUEST)/initramfs.cpio.gz --accel $(ACCEL)
 
-.PHONY: all deps tree config kernel guest run show test stress host-test clippy \
-	rustfmt checkpatch config-off clean help
+.PHONY: all deps tree config kernel guest run show shell exec vng test stress \
+	host-test clippy rustfmt checkpatch config-off series series-check docs vng-kernel \
+	clean help
 all: kernel guest
 
 help:
-	@sed -n '3,21p' $(OVERLAY)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,33p' $(OVERLAY)/Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(OVERLAY)/tools/deps
@@ -72,21 +92,54 @@ kernel: config
 	@echo "  KBUILD  $(O)/vmlinux"
 	@$(KMAKE) vmlinux
 
-guest: deps
+guest: tree
 	@$(OVERLAY)/tools/mkinitramfs $(OVERLAY) $(KSRC) $(GUEST)
 
 # The main job: the A/B experiment (Documentation/experiment.rst).
 # CASES=a,b ITERATIONS=n DURATION=s ICOUNT=1 QUICK=1 select what it runs.
-run: kernel guest
-	@$(OVERLAY)/tools/experiment --kernel $(O)/vmlinux \
-		--initrd $(GUEST)/initramfs.cpio.gz --topology $(TOPOLOGY) \
+# virtme-ng: the kernel with what vng needs (VNG=1: virtio, 9p), then vng
+# from a venv under $(BUILD), booting it with the host's root file system.
+VNG_VENV := $(BUILD)/vng-venv
+vng-kernel: config
+	@echo "  KBUILD  $(O)/arch/x86/boot/bzImage"
+	@$(KMAKE) bzImage
+vng:
+	@$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile VNG=1 vng-kernel
+	@test -x $(VNG_VENV)/bin/vng || { python3 -m venv $(VNG_VENV) && \
+		$(VNG_VENV)/bin/pip install -q virtme-ng==1.42; }
+	@cd $(KSRC) && $(VNG_VENV)/bin/vng --run $(BUILD)/obj$(OBJ_SUFFIX)-vng/arch/x86/boot/bzImage \
+		--disable-kvm --force-9p --cpus $(VNG_CPUS) --memory 1G \
+		$(if $(CMD),--exec "$$SCHED_RUST_LB_CMD")
+vng: export SCHED_RUST_LB_CMD = $(CMD)
+VNG_CPUS ?= 4
+
+# The options are checked before anything is built.
+EXPERIMENT = $(OVERLAY)/tools/experiment --kernel $(O)/vmlinux \
+		--initrd $(GUEST)/initramfs.cpio.gz --topology $(TOPOLOGY) --accel $(ACCEL) \
 		$(if $(CASES),--cases $(CASES)) $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
 		$(if $(DURATION),--duration $(DURATION)) $(if $(filter 1,$(ICOUNT)),--icount) \
-		$(if $(filter 1,$(QUICK)),--quick)
+		$(if $(filter 1,$(QUICK)),--quick) $(if $(OUT),--out $(OUT))
+run:
+	@$(EXPERIMENT) --check
+	@$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile kernel guest
+	@$(EXPERIMENT)
 
 # Boot, show the features and the sched domains, flip RUST_LB both ways.
 show: kernel guest
 	@$(RUN_GUEST) --topology $(TOPOLOGY) -- /opt/sched-rust-lb/bin/show-sched
+
+# An interactive shell in the guest (stdin is typed on its console; from a
+# script too: printf 'cmd\nexit\n' | make shell).
+shell: kernel guest
+	@$(RUN_GUEST) --topology $(TOPOLOGY) --timeout $(SHELL_TIMEOUT) --stdin -- \
+		/opt/sched-rust-lb/bin/shell
+
+# One command in the guest, its quoting intact: make exec CMD='wakelat -r 5'
+exec: export SCHED_RUST_LB_CMD = $(CMD)
+exec:
+	@test -n "$$SCHED_RUST_LB_CMD" || { echo "make exec: say what to run, e.g. make exec CMD='cat /proc/schedstat'" >&2; exit 2; }
+	@$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile kernel guest
+	@$(RUN_GUEST) --topology $(TOPOLOGY) -- "$$SCHED_RUST_LB_CMD"
 
 host-test:
 	@cargo test --manifest-path $(OVERLAY)/tools/lb-math/Cargo.toml
@@ -98,7 +151,7 @@ test: deps
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) O=$(O) DEBUG=$(DEBUG)" \
 		--kernel $(O)/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TEST_TOPOLOGY) --accel $(ACCEL) \
-		$(if $(filter 1 true,$(CLIPPY_TEST) $(CI)),--clippy) \
+		$(if $(filter 1 true,$(CLIPPY_TEST) $(CI)),--clippy) $(if $(TARBALL),,--ksrc-user) \
 		$(if $(filter 1,$(SKIP_DEBUG) $(DEBUG)),,--debug-obj $(BUILD)/obj$(if $(TARBALL),,-ksrc)-debug)
 
 # The stress selftest on the debug kernel (Documentation/robustness.rst).
@@ -118,6 +171,21 @@ OFF_TARGETS ?= kernel/sched/
 config-off: config
 	@$(OVERLAY)/tools/check-config-off $(KSRC) $(O)/.config \
 		$(BUILD)/obj-no-$(shell echo $(OFF) | tr A-Z_ a-z-) $(OFF) $(OFF_TARGETS)
+
+# The whole project as a git format-patch series (Documentation/series.rst).
+SERIES_OUT ?= $(BUILD)/series
+series: deps
+	@$(OVERLAY)/tools/export-series $(OVERLAY) $(SERIES_OUT)
+
+# The series on a whole pristine tree: git am, the documented config, make
+# LLVM=1, a boot that lists the features (Documentation/series.rst).
+series-check: series guest
+	@$(OVERLAY)/tools/series-check $(OVERLAY) $(SERIES_OUT) $(BUILD)/series-check $(GUEST)/initramfs.cpio.gz
+
+# The documentation as Sphinx builds it (warnings are errors).
+docs:
+	@sphinx-build -q -E -a -W --keep-going -b html $(OVERLAY)/Documentation $(BUILD)/docs
+	@echo "  DOCS    $(BUILD)/docs/index.html"
 
 clippy: config
 	@$(KMAKE) CLIPPY=1 kernel/sched/rust_lb/ rust/

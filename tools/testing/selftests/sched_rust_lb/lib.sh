@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared by the sched_rust_lb selftests: KTAP helpers and the sched debugfs.
-. "$(dirname "$0")/ktap_helpers.sh"
+# ktap_helpers.sh is in ../kselftest/ both in the source tree and where
+# kselftest-install puts it.
+. "$(dirname "$0")/../kselftest/ktap_helpers.sh"
 
 SCHED_DEBUGFS=/sys/kernel/debug/sched
 FEATURES=$SCHED_DEBUGFS/features
@@ -25,7 +27,9 @@ require_debugfs() {
 }
 
 COUNTERS=$SCHED_DEBUGFS/rust_lb
-BIN=/opt/sched-rust-lb/bin
+# The workloads: built next to the tests (TEST_GEN_FILES), or on PATH.
+BIN=$(cd "$(dirname "$0")" && pwd)
+[ -x "$BIN/wakelat" ] || BIN=$(dirname "$(command -v wakelat || echo ./wakelat)")
 NCPUS=$(grep -c ^processor /proc/cpuinfo)
 
 # counter NAME: current value of one of the helpers' counters.
