@@ -108,7 +108,8 @@ vng:
 	@test -x $(VNG_VENV)/bin/vng || { python3 -m venv $(VNG_VENV) && \
 		$(VNG_VENV)/bin/pip install -q virtme-ng==1.42; }
 	@cd $(KSRC) && PATH=$(VNG_VENV)/bin:$$PATH vng --run $(BUILD)/obj$(OBJ_SUFFIX)-vng/arch/x86/boot/bzImage \
-		--disable-kvm --disable-microvm --force-9p --force-initramfs --cpus $(VNG_CPUS) --memory 1G \
+		--verbose --disable-kvm --disable-microvm --force-9p --force-initramfs \
+		--cpus $(VNG_CPUS) --memory 1G \
 		$(if $(CMD),--exec "$$SCHED_RUST_LB_CMD")
 vng: export SCHED_RUST_LB_CMD = $(CMD)
 VNG_CPUS ?= 4
