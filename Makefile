@@ -200,11 +200,17 @@ rustfmt:
 # and RUST entries of MAINTAINERS already cover.  UNKNOWN_COMMIT_ID is
 # ignored: the tree is a tarball without git history, so the upstream ids
 # the backport cites cannot be looked up.
+# The new C files of the overlay (kernel-patches/kernel/, kernel-patches/rust/)
+# are checked as files (-f).
 checkpatch: tree
 	@cd $(KSRC) && for p in $$(grep -v '^#' $(OVERLAY)/kernel-patches/series); do \
 		echo "  CHECK   $$p"; \
 		PATH=/usr/bin:$$PATH perl scripts/checkpatch.pl -q --strict --ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID \
 			$(OVERLAY)/kernel-patches/$$p || exit 1; \
+	done; \
+	for f in $$(cd $(OVERLAY) && find kernel-patches/kernel kernel-patches/rust -name '*.[ch]' | sort); do \
+		echo "  CHECK   $$f"; \
+		PATH=/usr/bin:$$PATH perl scripts/checkpatch.pl -q --strict -f $(OVERLAY)/$$f || exit 1; \
 	done
 
 clean:

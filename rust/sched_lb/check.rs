@@ -8,6 +8,8 @@
 //! each domain's ring of groups has exactly `nr_groups` groups, covering the
 //! span when the groups do not overlap.
 
+#![forbid(unsafe_code)]
+
 use kernel::sched::{
     rcu,
     topology::{flags, nr_cpu_ids, SchedDomain},

@@ -25,6 +25,7 @@
 //! Imbalance values are clamped to [`IMBALANCE_MAX`] so that they always fit
 //! the kernel's `long env->imbalance`.
 
+#![forbid(unsafe_code)]
 // The kernel crate may include this file as a private `mod math;` and call
 // only some helpers; every item is meant as API, so neither lint helps here.
 #![allow(unreachable_pub, dead_code)]

@@ -8,9 +8,12 @@
 //! abstractions, leave the arithmetic to [`crate::math`], count what they
 //! decide, and are written in safe code only.
 
+#![forbid(unsafe_code)]
+
+use crate::counters::count;
 use crate::math;
 use kernel::sched::{
-    lb::{count, count_n, Counter, IdleType, LbEnv, Migration, Rq, SdLbStats},
+    lb::{IdleType, LbEnv, Migration, Rq, SdLbStats},
     topology::{flags, SchedDomain},
 };
 
@@ -18,8 +21,8 @@ use kernel::sched::{
 /// `get_llc_shared()` only succeeds when `env->sd` spans exactly the LLC,
 /// so the span weight is the LLC's size: no second per-CPU read.
 pub(crate) fn update_idle_cpu_scan(env: &LbEnv, sum_util: u64) {
-    count(Counter::CallsIdleScan);
-    if let Some(sds) = env.llc_shared() {
+    count!(rust_calls_update_idle_cpu_scan);
+    if let Some(sds) = llc_shared(env) {
         let sd = env.sd();
         let depth = math::sis_util_nr_idle_scan(sum_util, sd.span_weight(), sd.imbalance_pct());
         sds.set_nr_idle_scan(i32::try_from(depth).unwrap_or(i32::MAX));
@@ -30,11 +33,11 @@ pub(crate) fn update_idle_cpu_scan(env: &LbEnv, sum_util: u64) {
 /// all of them.  Only the LLC domain has a budget, and only once a periodic
 /// balance left a snapshot with a non-zero capacity to borrow.
 pub(crate) fn ilb_budget(env: &LbEnv, ilb_util: bool) -> u32 {
-    count(Counter::CallsIlbBudget);
+    count!(rust_calls_ilb_budget);
     if !ilb_util || env.idle() != IdleType::NewlyIdle {
         return 0;
     }
-    let Some(sds) = env.llc_shared() else {
+    let Some(sds) = llc_shared(env) else {
         return 0;
     };
     if sds.ilb_snapshot().1 == 0 {
@@ -61,24 +64,24 @@ pub(crate) fn ilb_done(
     truncated: bool,
     ilb_util: bool,
 ) {
-    count(Counter::CallsIlbDone);
+    count!(rust_calls_update_ilb_group_scan);
     let newidle = env.idle() == IdleType::NewlyIdle;
     if !ilb_util || (newidle && budget == 0) {
         return;
     }
-    let Some(sds) = env.llc_shared() else {
+    let Some(sds) = llc_shared(env) else {
         return;
     };
     let sd = env.sd();
     if newidle {
-        count(Counter::NewidleScans);
-        count_n(Counter::NewidleGroupsScanned, u64::from(scanned));
-        count_n(
-            Counter::NewidleGroupsSkipped,
+        count!(newidle_scans);
+        count!(newidle_groups_scanned, u64::from(scanned));
+        count!(
+            newidle_groups_skipped,
             u64::from(sd.nr_groups().saturating_sub(scanned)),
         );
         if truncated {
-            count(Counter::NewidleTruncated);
+            count!(newidle_scans_truncated);
             let (load, capacity) = sds.ilb_snapshot();
             if capacity != 0 {
                 stats.set_totals(load, capacity);
@@ -89,7 +92,7 @@ pub(crate) fn ilb_done(
     let depth = math::ilb_scan_depth(sd.nr_groups(), sum_util, sd.span_weight());
     let (load, capacity) = stats.totals();
     sds.set_ilb(i32::try_from(depth).unwrap_or(i32::MAX), load, capacity);
-    count(Counter::IlbSnapshots);
+    count!(ilb_snapshots_published);
 }
 
 /// `sched_balance_newidle()`'s early exit: skip the balance when the root
@@ -101,9 +104,9 @@ pub(crate) fn newidle_skip(
     rd_overloaded: bool,
     rd_overload: bool,
 ) -> bool {
-    count(Counter::CallsNewidleSkip);
+    count!(rust_calls_newidle_skip);
     if rd_overload && !rd_overloaded {
-        count(Counter::NewidleSkipNotOverloaded);
+        count!(newidle_skipped_not_overloaded);
         return true;
     }
     let cost = sd.map_or(0, |sd| sd.max_newidle_lb_cost());
@@ -114,17 +117,17 @@ pub(crate) fn newidle_skip(
 /// of a wakee CPU of this LLC (not this CPU) that runs `nr_running` tasks?
 /// `wakee_on_cpu`: the caller saw the wakee still descheduling there.
 pub(crate) fn ttwu_queue_cond(nr_running: u32, wakee_on_cpu: bool, queue_idle: bool) -> bool {
-    count(Counter::CallsTtwuQueue);
+    count!(rust_calls_ttwu_queue_cond);
     let queue = math::ttwu_wakelist_same_llc(nr_running, wakee_on_cpu, queue_idle);
     if queue && queue_idle {
-        count(Counter::WakelistIdleQueued);
+        count!(wakelist_idle_queued);
     }
     queue
 }
 
 /// `calculate_imbalance()` when the local group has spare capacity.
 pub(crate) fn spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) {
-    count(Counter::CallsSpareImbalance);
+    count!(rust_calls_calculate_imbalance);
     let (local, busiest) = (stats.local_stat(), stats.busiest_stat());
     let sd = env.sd();
     let share_llc = sd.flags() & flags::SHARE_LLC != 0;
@@ -133,16 +136,16 @@ pub(crate) fn spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) 
 
     let imbalance = if math::spare_migrates_util(busiest_overloaded, share_llc, llc_spread) {
         if share_llc {
-            count(Counter::LlcImbalanceByUtil);
+            count!(llc_imbalance_by_util);
         }
         math::util_spread_imbalance(local.group_capacity(), local.group_util(), dst_idle)
     } else {
         if share_llc && busiest_overloaded {
-            count(Counter::LlcImbalanceByTasks);
+            count!(llc_imbalance_by_tasks);
         }
         let by_siblings = busiest.group_weight() == 1 || stats.prefer_sibling();
         if !by_siblings && local.idle_cpus() < busiest.idle_cpus() {
-            count(Counter::IdleCpusUnderflow);
+            count!(idle_cpus_underflow_avoided);
         }
         let ctx = math::SpreadContext {
             busiest_group_weight: busiest.group_weight(),
@@ -171,12 +174,18 @@ pub(crate) fn spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) 
 
 /// Whether to try `sched_balance_running` for an `SD_SERIALIZE` domain.
 pub(crate) fn serialize_try(due: bool, serialize_due: bool) -> bool {
-    count(Counter::CallsSerialize);
+    count!(rust_calls_serialize);
     let attempt = math::serialize_should_try(serialize_due, due);
-    count(if attempt {
-        Counter::SerializeAttempts
+    if attempt {
+        count!(serialize_attempts);
     } else {
-        Counter::SerializeNotDue
-    });
+        count!(serialize_skipped_not_due);
+    }
     attempt
+}
+
+/// `get_llc_shared()` of the ILB_UTIL RFC, counted.
+pub(crate) fn llc_shared(env: &LbEnv) -> Option<&kernel::sched::topology::SchedDomainShared> {
+    count!(rust_calls_get_llc_shared);
+    env.llc_shared()
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! The state of one load-balancing pass of the fair class, runqueues and
-//! root domains, and the helpers' event counters.
+//! root domains.
 //!
 //! C headers: [`kernel/sched/fair_lb.h`](srctree/kernel/sched/fair_lb.h),
 //! [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
@@ -150,7 +150,6 @@ impl LbEnv {
     /// the domain being balanced is its LLC domain, else `None`.
     #[inline]
     pub fn llc_shared(&self) -> Option<&SchedDomainShared> {
-        count(Counter::CallsLlcShared);
         let cpu = self.dst_cpu();
         if llc_size(cpu) != self.sd().span_weight() {
             return None;
@@ -431,63 +430,4 @@ impl RootDomain {
         // `READ_ONCE()`.
         unsafe { bindings::sched_rust_lb_rd_overloaded(self.0.get()) }
     }
-}
-
-/// Event counters of the helpers (`/sys/kernel/debug/sched/rust_lb`).
-#[derive(Clone, Copy, Debug)]
-#[repr(u32)]
-pub enum Counter {
-    /// `get_llc_shared()` calls.
-    CallsLlcShared = bindings::rust_lb_counter_RUST_LB_CALLS_LLC_SHARED,
-    /// SIS_UTIL scan-depth updates done in Rust.
-    CallsIdleScan = bindings::rust_lb_counter_RUST_LB_CALLS_IDLE_SCAN,
-    /// ILB_UTIL scan budgets asked of Rust.
-    CallsIlbBudget = bindings::rust_lb_counter_RUST_LB_CALLS_ILB_BUDGET,
-    /// ILB_UTIL end-of-scan calls (`update_ilb_group_scan`).
-    CallsIlbDone = bindings::rust_lb_counter_RUST_LB_CALLS_ILB_DONE,
-    /// Newidle skip decisions.
-    CallsNewidleSkip = bindings::rust_lb_counter_RUST_LB_CALLS_NEWIDLE_SKIP,
-    /// Wakelist decisions.
-    CallsTtwuQueue = bindings::rust_lb_counter_RUST_LB_CALLS_TTWU_QUEUE,
-    /// Spare-capacity imbalance computations.
-    CallsSpareImbalance = bindings::rust_lb_counter_RUST_LB_CALLS_SPARE_IMBALANCE,
-    /// Serialization decisions.
-    CallsSerialize = bindings::rust_lb_counter_RUST_LB_CALLS_SERIALIZE,
-    /// Newidle balances of an LLC domain with an ILB_UTIL budget.
-    NewidleScans = bindings::rust_lb_counter_RUST_LB_NEWIDLE_SCANS,
-    /// ... of which stopped before the last group.
-    NewidleTruncated = bindings::rust_lb_counter_RUST_LB_NEWIDLE_TRUNCATED,
-    /// Groups those scans looked at.
-    NewidleGroupsScanned = bindings::rust_lb_counter_RUST_LB_NEWIDLE_GROUPS_SCANNED,
-    /// Groups those scans left out.
-    NewidleGroupsSkipped = bindings::rust_lb_counter_RUST_LB_NEWIDLE_GROUPS_SKIPPED,
-    /// ILB_UTIL depths and snapshots published by periodic balance.
-    IlbSnapshots = bindings::rust_lb_counter_RUST_LB_ILB_SNAPSHOTS,
-    /// Newidle balances skipped because the root domain was not overloaded.
-    NewidleSkipNotOverloaded = bindings::rust_lb_counter_RUST_LB_NEWIDLE_SKIP_NOT_OVERLOADED,
-    /// Wakeups queued on an idle CPU of the same LLC.
-    WakelistIdleQueued = bindings::rust_lb_counter_RUST_LB_WAKELIST_IDLE_QUEUED,
-    /// LLC imbalances resolved by task count.
-    LlcImbalanceByTasks = bindings::rust_lb_counter_RUST_LB_LLC_IMBALANCE_BY_TASKS,
-    /// LLC imbalances resolved by utilization (NO_LB_LLC_SPREAD).
-    LlcImbalanceByUtil = bindings::rust_lb_counter_RUST_LB_LLC_IMBALANCE_BY_UTIL,
-    /// Idle-CPU differences that would have wrapped around in C.
-    IdleCpusUnderflow = bindings::rust_lb_counter_RUST_LB_IDLE_CPUS_UNDERFLOW,
-    /// `sched_balance_running` acquisitions tried.
-    SerializeAttempts = bindings::rust_lb_counter_RUST_LB_SERIALIZE_ATTEMPTS,
-    /// ... not tried because the domain was not due.
-    SerializeNotDue = bindings::rust_lb_counter_RUST_LB_SERIALIZE_NOT_DUE,
-}
-
-/// Adds one to `counter` (per-CPU, lock-free).
-#[inline]
-pub fn count(counter: Counter) {
-    count_n(counter, 1);
-}
-
-/// Adds `n` to `counter`.
-#[inline]
-pub fn count_n(counter: Counter, n: u64) {
-    // SAFETY: the C function checks the index and may be called anywhere.
-    unsafe { bindings::sched_rust_lb_count(counter as u32, n) }
 }

@@ -8,7 +8,9 @@
 //! call the `extern "C"` entry points defined here.  Those only turn the
 //! C pointers into the references of `kernel::sched`; the policies are in
 //! [`policy`], in safe Rust, and their arithmetic in [`math`], a file that
-//! the host crate `tools/lb-math` also compiles and property-tests.
+//! the host crate `tools/lb-math` also compiles and property-tests.  The
+//! crate's `unsafe` is here and in `counters` (one FFI call): `policy`,
+//! `math` and `check` forbid it.
 //!
 //! Every entry point runs in scheduler context on the calling CPU, with
 //! preemption disabled; those that take balancing state run inside the
@@ -16,12 +18,9 @@
 //!
 //! C header: [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
 
-// The crate root's modules live in sched_lb/, next to it.
-#[path = "sched_lb/check.rs"]
 mod check;
-#[path = "sched_lb/math.rs"]
+mod counters;
 pub mod math;
-#[path = "sched_lb/policy.rs"]
 mod policy;
 
 use core::ffi::c_uint;
@@ -33,6 +32,16 @@ use kernel::sched::{
 
 /// Prefix of this crate's log messages.
 const __LOG_PREFIX: &[u8] = b"sched_rust_lb\0";
+
+// The arithmetic's migration types are the C enum's values (`ty as u32`
+// converts, see `math::MigrationType`): checked when the crate is built.
+const _: () = {
+    use math::MigrationType as M;
+    assert!(M::Load as u32 == bindings::migration_type_migrate_load);
+    assert!(M::Util as u32 == bindings::migration_type_migrate_util);
+    assert!(M::Task as u32 == bindings::migration_type_migrate_task);
+    assert!(M::Misfit as u32 == bindings::migration_type_migrate_misfit);
+};
 
 /// ILB_UTIL's newidle scan depth: how many of `nr_groups` groups a newly
 /// idle CPU scans when the domain's `span_weight` CPUs run `sum_util`.
@@ -166,8 +175,7 @@ pub unsafe extern "C" fn rust_lb_get_llc_shared(
 ) -> *mut bindings::sched_domain_shared {
     // SAFETY: as above.
     let env = unsafe { LbEnv::from_raw(env) };
-    env.llc_shared()
-        .map_or(core::ptr::null_mut(), |sds| sds.as_raw())
+    policy::llc_shared(env).map_or(core::ptr::null_mut(), |sds| sds.as_raw())
 }
 
 /// Checks every CPU's domain hierarchy (see `check::check_topology`):

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The seam between kernel/sched and the balancing helpers written in Rust
+ * (kernel/sched/rust_lb/, CONFIG_SCHED_RUST_LB).
+ *
+ * This header is self-contained on purpose: rust/bindings/bindings_helper.h
+ * includes it, and bindgen cannot digest kernel/sched/sched.h.  Scheduler
+ * state that lives in sched.h (per-CPU domain pointers, the runqueues) is
+ * reached through the accessors below, which the Rust abstractions in
+ * rust/kernel/sched/ wrap.
+ */
+#ifndef _KERNEL_SCHED_RUST_LB_H
+#define _KERNEL_SCHED_RUST_LB_H
+
+#include <linux/types.h>
+#include <linux/sched/topology.h>
+
+#include "fair_lb.h"
+
+struct rq;
+struct root_domain;
+
+/*
+ * Event counters of the helpers (/sys/kernel/debug/sched/rust_lb), one
+ * line each in rust_lb_counters.h: RUST_LB_COUNTER(name) is the counter
+ * rust_lb_<name>, shown as "<name>".  The Rust side gets the enum through
+ * bindgen.
+ */
+enum rust_lb_counter {
+#define RUST_LB_COUNTER(name) rust_lb_##name,
+#include "rust_lb_counters.h"
+#undef RUST_LB_COUNTER
+	RUST_LB_NR_COUNTERS,
+};
+
+/* Decisions that RUST_LB_VERIFY checks, one line each in rust_lb_checks.h. */
+enum rust_lb_check {
+#define RUST_LB_CHECK(name) rust_lb_check_##name,
+#include "rust_lb_checks.h"
+#undef RUST_LB_CHECK
+	RUST_LB_NR_CHECKS,
+};
+
+void sched_rust_lb_count(unsigned int counter, u64 n);
+void sched_rust_lb_verify(unsigned int check, bool match);
+
+#ifdef CONFIG_SCHED_RUST_LB
+
+/*
+ * Accessors for Rust (rust_lb/access.c).  Those returning an RCU-protected
+ * pointer must be called inside an RCU read-side critical section.
+ */
+struct sched_domain *sched_rust_lb_cpu_domain(int cpu);
+struct sched_domain_shared *sched_rust_lb_llc_shared(int cpu);
+int sched_rust_lb_llc_size(int cpu);
+int sched_rust_lb_llc_id(int cpu);
+struct sched_group *sched_rust_lb_group_next(struct sched_group *sg);
+unsigned int sched_rust_lb_group_weight(struct sched_group *sg);
+unsigned int sched_rust_lb_group_cores(struct sched_group *sg);
+struct rq *sched_rust_lb_cpu_rq(int cpu);
+unsigned int sched_rust_lb_rq_nr_running(struct rq *rq);
+u64 sched_rust_lb_rq_avg_idle(struct rq *rq);
+int sched_rust_lb_rq_cpu(struct rq *rq);
+struct root_domain *sched_rust_lb_rq_rd(struct rq *rq);
+bool sched_rust_lb_rd_overloaded(struct root_domain *rd);
+#endif /* CONFIG_SCHED_RUST_LB */
+
+#ifndef __BINDGEN__
+/*
+ * Implemented in Rust: kernel/sched/rust_lb/rust/sched_lb.rs.  Declared
+ * in every configuration: the shims call them under rust_lb_on(), which
+ * is false without CONFIG_SCHED_RUST_LB, so the calls compile away.
+ */
+u32 rust_lb_ilb_scan_depth(u32 nr_groups, u64 sum_util, u32 span_weight);
+void rust_lb_update_idle_cpu_scan(struct lb_env *env, u64 sum_util);
+u32 rust_lb_sis_util_scan(u64 sum_util, u32 llc_weight, u32 imbalance_pct);
+unsigned int rust_lb_ilb_budget(struct lb_env *env, bool ilb_util);
+void rust_lb_ilb_done(struct lb_env *env, struct sd_lb_stats *sds,
+		      u64 sum_util, unsigned int budget, unsigned int scanned,
+		      bool truncated, bool ilb_util);
+bool rust_lb_newidle_skip(struct rq *this_rq, struct sched_domain *sd,
+			  bool rd_overloaded, bool rd_overload_feat);
+bool rust_lb_ttwu_queue_cond(unsigned int nr_running, bool wakee_on_cpu,
+			     bool queue_idle_feat);
+void rust_lb_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds,
+			     bool llc_spread_feat);
+bool rust_lb_serialize_try(bool due, bool serialize_due_feat);
+struct sched_domain_shared *rust_lb_get_llc_shared(struct lb_env *env);
+u64 rust_lb_check_topology(void);
+/* The stock C twin of rust_lb_spare_imbalance(), for the benchmark (fair.c). */
+void sched_rust_lb_c_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds);
+#endif
+
+/*
+ * For the C shims, after sched.h: whether to take the Rust path, and the
+ * state of a feature of the helpers (false without CONFIG_SCHED_RUST_LB,
+ * so the calls compile away).
+ */
+#ifndef __BINDGEN__
+#ifdef CONFIG_SCHED_RUST_LB
+# define rust_lb_on()		sched_feat(RUST_LB)
+# define rust_lb_feat(x)	sched_feat(x)
+# define rust_lb_verify_on()	unlikely(sched_feat(RUST_LB_VERIFY))
+#else
+# define rust_lb_on()		false
+# define rust_lb_feat(x)	(sizeof(#x) == 0)
+# define rust_lb_verify_on()	false
+#endif
+
+static inline void rust_lb_count(unsigned int counter, u64 n)
+{
+	if (IS_ENABLED(CONFIG_SCHED_RUST_LB))
+		sched_rust_lb_count(counter, n);
+}
+
+static inline void rust_lb_verify(unsigned int check, bool match)
+{
+	if (IS_ENABLED(CONFIG_SCHED_RUST_LB))
+		sched_rust_lb_verify(check, match);
+}
+#endif /* !__BINDGEN__ */
+
+#endif /* _KERNEL_SCHED_RUST_LB_H */

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The helpers' event counters: per CPU, listed once in
+ * kernel/sched/rust_lb_counters.h, summed in /sys/kernel/debug/sched/rust_lb
+ * as one "name value" line each and reset by writing 0 (any other write
+ * fails with -EINVAL).
+ */
+#include "glue.h"
+
+static DEFINE_PER_CPU(u64 [RUST_LB_NR_COUNTERS], rust_lb_counters);
+
+static const char * const rust_lb_counter_names[RUST_LB_NR_COUNTERS] = {
+#define RUST_LB_COUNTER(name)	\
+	[rust_lb_##name] = #name,
+#include "../rust_lb_counters.h"
+#undef RUST_LB_COUNTER
+};
+
+void sched_rust_lb_count(unsigned int counter, u64 n)
+{
+	if (likely(counter < RUST_LB_NR_COUNTERS))
+		this_cpu_add(rust_lb_counters[counter], n);
+}
+
+void sched_rust_lb_counters_save(u64 *buf)
+{
+	memcpy(buf, this_cpu_ptr(&rust_lb_counters), sizeof(rust_lb_counters));
+}
+
+void sched_rust_lb_counters_restore(const u64 *buf)
+{
+	memcpy(this_cpu_ptr(&rust_lb_counters), buf, sizeof(rust_lb_counters));
+}
+
+struct dentry *sched_rust_lb_debugfs_dir(void)
+{
+	struct dentry *dir = debugfs_lookup("sched", NULL);
+
+	/* Without the scheduler's directory the files would land in the root. */
+	if (IS_ERR_OR_NULL(dir)) {
+		pr_warn("sched: rust_lb: no debugfs directory 'sched'\n");
+		return NULL;
+	}
+	return dir;
+}
+
+#ifdef CONFIG_DEBUG_FS
+static int rust_lb_counters_show(struct seq_file *m, void *v)
+{
+	int i, cpu;
+
+	for (i = 0; i < RUST_LB_NR_COUNTERS; i++) {
+		u64 sum = 0;
+
+		for_each_possible_cpu(cpu)
+			sum += per_cpu(rust_lb_counters[i], cpu);
+		seq_printf(m, "%s %llu\n", rust_lb_counter_names[i], sum);
+	}
+	return 0;
+}
+
+static int rust_lb_counters_open(struct inode *inode, struct file *filp)
+{
+	return single_open(filp, rust_lb_counters_show, NULL);
+}
+
+/* Writing "0" resets every counter; anything else is refused. */
+static ssize_t rust_lb_counters_write(struct file *filp, const char __user *ubuf,
+				      size_t cnt, loff_t *ppos)
+{
+	u64 val;
+	int ret, i, cpu;
+
+	ret = kstrtoull_from_user(ubuf, cnt, 10, &val);
+	if (ret)
+		return ret;
+	if (val)
+		return -EINVAL;
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < RUST_LB_NR_COUNTERS; i++)
+			per_cpu(rust_lb_counters[i], cpu) = 0;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rust_lb_counters_fops = {
+	.open		= rust_lb_counters_open,
+	.read		= seq_read,
+	.write		= rust_lb_counters_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static int __init sched_rust_lb_counters_init(void)
+{
+	struct dentry *dir = sched_rust_lb_debugfs_dir();
+
+	if (dir) {
+		debugfs_create_file("rust_lb", 0644, dir, NULL, &rust_lb_counters_fops);
+		dput(dir);
+	}
+	return 0;
+}
+late_initcall_sync(sched_rust_lb_counters_init);
+#endif /* CONFIG_DEBUG_FS */

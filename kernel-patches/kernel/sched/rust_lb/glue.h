@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the C files of the Rust load-balancing helpers include: the headers
+ * that kernel/sched/build_utility.c puts before sched.h, sched.h itself and
+ * the seam, rust_lb.h.  Each file of kernel/sched/rust_lb/ has one job:
+ * access.c (accessors for Rust), counters.c (event counters and their
+ * debugfs file), verify.c (RUST_LB_VERIFY's bookkeeping), topology.c (the
+ * boot-time seam check and the on-demand domain check), bench.c (the
+ * benchmark, CONFIG_SCHED_RUST_LB_BENCH).
+ */
+#ifndef _KERNEL_SCHED_RUST_LB_GLUE_H
+#define _KERNEL_SCHED_RUST_LB_GLUE_H
+
+#include <linux/sched/clock.h>
+#include <linux/sched/cputime.h>
+#include <linux/sched/debug.h>
+#include <linux/sched/isolation.h>
+#include <linux/sched/loadavg.h>
+#include <linux/sched/nohz.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/task_stack.h>
+#include <linux/cpumask_api.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock_api.h>
+#include <linux/wait_api.h>
+#include <linux/workqueue_api.h>
+
+#include "../sched.h"
+#include "../rust_lb.h"
+
+/* debugfs directory of the scheduler, or NULL (then no file is created). */
+struct dentry *sched_rust_lb_debugfs_dir(void);
+
+/* This CPU's event counters, for the benchmark to leave them as they were. */
+void sched_rust_lb_counters_save(u64 *buf);
+void sched_rust_lb_counters_restore(const u64 *buf);
+
+#endif /* _KERNEL_SCHED_RUST_LB_GLUE_H */

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The event counters of the Rust load-balancing helpers, one line each:
+ * RUST_LB_COUNTER(name) is counted as rust_lb_<name> (C: rust_lb_count(),
+ * Rust: count!(name)) and shown as "<name> <value>" in
+ * /sys/kernel/debug/sched/rust_lb.  Documentation/counters.rst of the
+ * overlay says what each counts.  No include guard: rust_lb.h and the
+ * debugfs file expand the list with their own RUST_LB_COUNTER().
+ */
+
+/* Calls into Rust, per helper. */
+RUST_LB_COUNTER(rust_calls_get_llc_shared)
+RUST_LB_COUNTER(rust_calls_update_idle_cpu_scan)
+RUST_LB_COUNTER(rust_calls_ilb_budget)
+RUST_LB_COUNTER(rust_calls_update_ilb_group_scan)
+RUST_LB_COUNTER(rust_calls_newidle_skip)
+RUST_LB_COUNTER(rust_calls_ttwu_queue_cond)
+RUST_LB_COUNTER(rust_calls_calculate_imbalance)
+RUST_LB_COUNTER(rust_calls_serialize)
+
+/* ILB_UTIL */
+RUST_LB_COUNTER(newidle_scans)
+RUST_LB_COUNTER(newidle_scans_truncated)
+RUST_LB_COUNTER(newidle_groups_scanned)
+RUST_LB_COUNTER(newidle_groups_skipped)
+RUST_LB_COUNTER(ilb_snapshots_published)
+
+/* RD_OVERLOAD */
+RUST_LB_COUNTER(newidle_skipped_not_overloaded)
+
+/* TTWU_QUEUE_IDLE */
+RUST_LB_COUNTER(wakelist_idle_queued)
+
+/* LB_LLC_SPREAD */
+RUST_LB_COUNTER(llc_imbalance_by_tasks)
+RUST_LB_COUNTER(llc_imbalance_by_util)
+RUST_LB_COUNTER(idle_cpus_underflow_avoided)
+
+/* SERIALIZE_DUE */
+RUST_LB_COUNTER(serialize_attempts)
+RUST_LB_COUNTER(serialize_skipped_not_due)
+RUST_LB_COUNTER(serialize_contended)
+
+/* RUST_LB_VERIFY */
+RUST_LB_COUNTER(verify_checks)
+RUST_LB_COUNTER(verify_mismatches)
+RUST_LB_COUNTER(verify_known_fixes)

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The helpers' event counters.
+//!
+//! `kernel/sched/rust_lb_counters.h` lists them, one `RUST_LB_COUNTER(name)`
+//! line each; bindgen turns the C enum it expands into the constants
+//! `rust_lb_counter_rust_lb_<name>`, and [`count!`] adds to a counter by
+//! its name, so a counter is declared once, in C, and counted where a
+//! policy decides.
+
+use kernel::bindings;
+
+/// Adds `n` to the counter with index `counter` on this CPU.
+#[inline]
+pub(crate) fn add(counter: bindings::rust_lb_counter, n: u64) {
+    // SAFETY: `sched_rust_lb_count()` checks the index, touches only this
+    // CPU's counters with a per-CPU add, and may be called from any context.
+    unsafe { bindings::sched_rust_lb_count(counter, n) }
+}
+
+/// `count!(name)` adds one to the counter `RUST_LB_COUNTER(name)` of
+/// `kernel/sched/rust_lb_counters.h`; `count!(name, n)` adds `n`.  A name
+/// that the list does not have does not compile.
+macro_rules! count {
+    ($name:ident) => {
+        $crate::counters::count!($name, 1)
+    };
+    ($name:ident, $n:expr $(,)?) => {
+        ::kernel::macros::paste! {
+            $crate::counters::add(::kernel::bindings::[<rust_lb_counter_rust_lb_ $name>], $n)
+        }
+    };
+}
+pub(crate) use count;
