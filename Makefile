@@ -143,8 +143,7 @@ exec:
 	@$(RUN_GUEST) --topology $(TOPOLOGY) -- "$$SCHED_RUST_LB_CMD"
 
 host-test:
-	@cargo test --manifest-path $(OVERLAY)/tools/lb-math/Cargo.toml
-	@cargo test --manifest-path $(OVERLAY)/tools/report/Cargo.toml
+	@cargo test --locked --manifest-path $(OVERLAY)/tools/Cargo.toml --workspace
 
 test: deps
 	@mkdir -p $(BUILD)
@@ -203,7 +202,7 @@ rustfmt:
 # The new C files of the overlay (kernel-patches/kernel/, kernel-patches/rust/)
 # are checked as files (-f).
 checkpatch: tree
-	@cd $(KSRC) && for p in $$(grep -v '^#' $(OVERLAY)/kernel-patches/series); do \
+	@cd $(KSRC) && for p in $$(cd $(OVERLAY)/kernel-patches && ls [0-9][0-9][0-9][0-9]-*.patch); do \
 		echo "  CHECK   $$p"; \
 		PATH=/usr/bin:$$PATH perl scripts/checkpatch.pl -q --strict --ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID \
 			$(OVERLAY)/kernel-patches/$$p || exit 1; \

@@ -390,6 +390,38 @@ pub fn add_nr_running_sets_overload(prev_nr: u32, count: u32) -> bool {
     prev_nr < 2 && prev_nr.saturating_add(count) >= 2
 }
 
+/// Why `sched_balance_newidle()` gives up before balancing any domain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewidleSkip {
+    /// The root domain is not overloaded (`RD_OVERLOAD`'s reason).
+    NotOverloaded,
+    /// The CPU's average idle time does not pay for a balance.
+    TooShort,
+}
+
+/// The early exit of `sched_balance_newidle()` with the `RD_OVERLOAD`
+/// feature: `None` to balance, else why not.
+///
+/// - `rd_overload == true` (the stock rule): skip when the root domain is
+///   not overloaded, or when `avg_idle_ns < max_newidle_lb_cost_ns`, as
+///   [`rd_overload_skip_newidle`];
+/// - `rd_overload == false`: only the cost rule; the indicator is ignored.
+#[inline]
+pub fn newidle_skip(
+    rd_overload: bool,
+    rd_overloaded: bool,
+    avg_idle_ns: u64,
+    max_newidle_lb_cost_ns: u64,
+) -> Option<NewidleSkip> {
+    if rd_overload && !rd_overloaded {
+        Some(NewidleSkip::NotOverloaded)
+    } else if rd_overload_skip_newidle(true, avg_idle_ns, max_newidle_lb_cost_ns) {
+        Some(NewidleSkip::TooShort)
+    } else {
+        None
+    }
+}
+
 /// Whether `sched_balance_newidle()` gives up before balancing any domain
 /// (6.12 fair.c early exit).
 ///

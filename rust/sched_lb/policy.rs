@@ -105,12 +105,15 @@ pub(crate) fn newidle_skip(
     rd_overload: bool,
 ) -> bool {
     count!(rust_calls_newidle_skip);
-    if rd_overload && !rd_overloaded {
-        count!(newidle_skipped_not_overloaded);
-        return true;
-    }
     let cost = sd.map_or(0, |sd| sd.max_newidle_lb_cost());
-    math::rd_overload_skip_newidle(true, rq.avg_idle(), cost)
+    match math::newidle_skip(rd_overload, rd_overloaded, rq.avg_idle(), cost) {
+        Some(math::NewidleSkip::NotOverloaded) => {
+            count!(newidle_skipped_not_overloaded);
+            true
+        }
+        Some(math::NewidleSkip::TooShort) => true,
+        None => false,
+    }
 }
 
 /// The LLC part of `ttwu_queue_cond()`: queue the wakeup on the wakelist

@@ -5,8 +5,8 @@
 //! `sched_balance_running` decision (Tim Chen / Peter Zijlstra, 2025).
 
 use lb_math::math::{
-    add_nr_running_sets_overload, balance_is_due, rd_overload_skip_newidle, rq_overloaded,
-    serialize_should_try,
+    add_nr_running_sets_overload, balance_is_due, newidle_skip, rd_overload_skip_newidle,
+    rq_overloaded, serialize_should_try, NewidleSkip,
 };
 use proptest::prelude::*;
 
@@ -98,5 +98,22 @@ proptest! {
     fn due_without_wrap(last in 0u64..(1 << 40), interval in 0u64..(1 << 20), dt in 0u64..(1 << 21)) {
         let now = last + dt;
         prop_assert_eq!(balance_is_due(now, last, interval), now >= last + interval);
+    }
+}
+
+proptest! {
+    /// `newidle_skip` against 6.12's early exit (`RD_OVERLOAD` on) and
+    /// against the cost rule alone (off).
+    #[test]
+    fn newidle_skip_matches_c(overloaded in any::<bool>(), avg in any::<u64>(), cost in any::<u64>(),
+                              near in 0u64..3) {
+        for (avg, cost) in [(avg, cost), (cost.saturating_add(near).saturating_sub(1), cost)] {
+            let stock = !overloaded || avg < cost;
+            prop_assert_eq!(newidle_skip(true, overloaded, avg, cost).is_some(), stock);
+            prop_assert_eq!(newidle_skip(false, overloaded, avg, cost).is_some(), avg < cost);
+            // The indicator is the reason only when it decides.
+            prop_assert_eq!(newidle_skip(true, overloaded, avg, cost) == Some(NewidleSkip::NotOverloaded),
+                            !overloaded);
+        }
     }
 }

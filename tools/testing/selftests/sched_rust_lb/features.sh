@@ -5,7 +5,8 @@
 # and can be switched off and on again; writing restores the default.
 . "$(dirname "$0")/lib.sh"
 
-FEATS="RUST_LB RUST_LB_VERIFY ILB_UTIL RD_OVERLOAD TTWU_QUEUE_IDLE LB_LLC_SPREAD SERIALIZE_DUE"
+# Every case's feature (RUST_LB and one per mechanism) and the shadow mode.
+FEATS="$(cases_field 2 | tr '\n' ' ')RUST_LB_VERIFY"
 
 ktap_print_header
 require_debugfs

@@ -6,19 +6,13 @@
 
 SCHED_DEBUGFS=/sys/kernel/debug/sched
 FEATURES=$SCHED_DEBUGFS/features
+. "$(dirname "$0")/debugfs.sh"
 
-# feature_state NAME: prints "on", "off" or "absent".
-feature_state() {
-	for f in $(cat "$FEATURES"); do
-		[ "$f" = "$1" ] && { echo on; return; }
-		[ "$f" = "NO_$1" ] && { echo off; return; }
-	done
-	echo absent
-}
-
-# feature_set NAME on|off
-feature_set() {
-	if [ "$2" = on ]; then echo "$1" > "$FEATURES"; else echo "NO_$1" > "$FEATURES"; fi
+# The mechanisms' case table: one line each (see its header).
+CASES_FILE=$(dirname "$0")/cases
+# cases_field N: field N of every case (2: feature, 4: counters, 5: load).
+cases_field() {
+	grep -v '^#' "$CASES_FILE" | grep . | cut -d: -f"$1"
 }
 
 require_debugfs() {

@@ -13,12 +13,10 @@ if [ ! -e "$COUNTERS" ]; then
 	exit "$KSFT_SKIP"
 fi
 
-# feature  counter  load
-CASES="ILB_UTIL newidle_scans idle
-RD_OVERLOAD newidle_skipped_not_overloaded idle
-TTWU_QUEUE_IDLE wakelist_idle_queued wake
-LB_LLC_SPREAD llc_imbalance_by_tasks over
-SERIALIZE_DUE serialize_skipped_not_due idle"
+# feature  counter  load: from the case table, each mechanism's first
+# counter (RUST_LB's own case is the last test below).
+CASES=$(grep -v '^#' "$CASES_FILE" | grep . | grep -v '^rust_lb:' |
+	awk -F: '{ split($4, c, " "); print $2, c[1], $5 }')
 
 ktap_set_plan $(( $(echo "$CASES" | wc -l) * 2 + 1 ))
 echo NI_RANDOM > "$FEATURES"

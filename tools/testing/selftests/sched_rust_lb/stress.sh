@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 SECS=${STRESS_SECONDS:-20}
-FEATS=${STRESS_FEATS-"RUST_LB ILB_UTIL RD_OVERLOAD TTWU_QUEUE_IDLE LB_LLC_SPREAD SERIALIZE_DUE"}
+FEATS=${STRESS_FEATS-$(cases_field 2 | tr '\n' ' ')}
 CG=/sys/fs/cgroup
 T=/tmp/stress.$$
 mkdir -p "$T"
