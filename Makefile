@@ -18,12 +18,12 @@
 # Inputs (all optional):
 #   BUILD=dir    cache for the kernel tree, objects, guest files, results
 #                (default ~/.cache/sched-rust-lb)
-#   O=dir        kernel object directory (default $(BUILD)/obj)
+#   O=dir        kernel object directory (default $(BUILD)/linux-source-6.12/obj)
 #   KSRC=dir     a 6.12.y tree of your own instead of Debian's 6.12.117
 #   TOPOLOGY=... guest topology, e.g. sockets=2,cores=2,threads=2,nodes=2
 #   ACCEL=tcg|kvm  KVM is probed and falls back to TCG
 #   DEBUG=1      the debug kernel (lockdep, PROVE_RCU, KASAN, UBSAN, Rust
-#                debug assertions) in $(BUILD)/obj-debug
+#                debug assertions) in .../obj-debug
 #   make run:    CASES=a,b  ITERATIONS=n  DURATION=s  ICOUNT=1 (virtual
 #                clock)  QUICK=1 (smoke test)  OUT=dir (default
 #                $(BUILD)/results/<timestamp>)
@@ -45,15 +45,21 @@ ifeq ($(VNG),1)
   FRAGMENTS += $(OVERLAY)/tools/config/vng.fragment
   OBJ_SUFFIX := $(OBJ_SUFFIX)-vng
 endif
+# The project's own tree keeps its objects in a subdirectory of the tree:
+# kbuild then uses the relative srctree "..", and the paths that rustdoc
+# bakes into the doctests' symbol names stay short (no "too long for
+# kallsyms" from the build path).  A tree of your own keeps its objects
+# under $(BUILD).
 ifeq ($(strip $(KSRC)),)
   override KSRC := $(BUILD)/linux-source-6.12
   TARBALL   := /usr/src/linux-source-6.12.tar.xz
-  O         ?= $(BUILD)/obj$(OBJ_SUFFIX)
+  OBJBASE   := $(KSRC)/obj
 else
   override KSRC := $(abspath $(KSRC))
   TARBALL   :=
-  O         ?= $(BUILD)/obj-ksrc$(OBJ_SUFFIX)
+  OBJBASE   := $(BUILD)/obj-ksrc
 endif
+O         ?= $(OBJBASE)$(OBJ_SUFFIX)
 override O := $(abspath $(O))
 GUEST     := $(BUILD)/guest
 CARGO_TARGET_DIR ?= $(BUILD)/cargo-target
@@ -107,7 +113,7 @@ vng:
 	@$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile VNG=1 vng-kernel
 	@test -x $(VNG_VENV)/bin/vng || { python3 -m venv $(VNG_VENV) && \
 		$(VNG_VENV)/bin/pip install -q virtme-ng==1.42; }
-	@cd $(KSRC) && PATH=$(VNG_VENV)/bin:$$PATH vng --run $(BUILD)/obj$(OBJ_SUFFIX)-vng/arch/x86/boot/bzImage \
+	@cd $(KSRC) && PATH=$(VNG_VENV)/bin:$$PATH vng --run $(OBJBASE)$(OBJ_SUFFIX)-vng/arch/x86/boot/bzImage \
 		--verbose --disable-kvm --disable-microvm --force-9p --force-initramfs \
 		--cpus $(VNG_CPUS) --memory 1G \
 		$(if $(CMD),--exec "$$SCHED_RUST_LB_CMD")
@@ -152,14 +158,14 @@ test: deps
 		--kernel $(O)/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TEST_TOPOLOGY) --accel $(ACCEL) \
 		$(if $(filter 1 true,$(CLIPPY_TEST) $(CI)),--clippy) $(if $(TARBALL),,--ksrc-user) \
-		$(if $(filter 1,$(SKIP_DEBUG) $(DEBUG)),,--debug-obj $(BUILD)/obj$(if $(TARBALL),,-ksrc)-debug)
+		$(if $(filter 1,$(SKIP_DEBUG) $(DEBUG)),,--debug-obj $(OBJBASE)-debug)
 
 # The stress selftest on the debug kernel (Documentation/robustness.rst).
 STRESS_SECONDS ?= 300
 stress: deps
 	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \
-		--kernel $(BUILD)/obj$(if $(TARBALL),,-ksrc)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
+		--kernel $(OBJBASE)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( $(STRESS_SECONDS) + 900 )) \
 		--append "KSFT_TESTS=stress.sh,dmesg_clean.sh STRESS_SECONDS=$(STRESS_SECONDS)"
 
