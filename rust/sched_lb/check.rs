@@ -10,9 +10,9 @@
 
 #![forbid(unsafe_code)]
 
-use kernel::sched::{
-    rcu,
-    topology::{flags, nr_cpu_ids, SchedDomain},
+use kernel::{
+    sched::topology::{flags, CpuId, SchedDomain},
+    sync::rcu,
 };
 
 /// What [`check_topology`] found.
@@ -25,12 +25,12 @@ pub(crate) struct TopologyCheck {
 
 /// Walks every CPU's domains (offline CPUs have none).
 pub(crate) fn check_topology() -> TopologyCheck {
-    let guard = rcu::Guard::new();
+    let guard = rcu::read_lock();
     let mut result = TopologyCheck {
         domains: 0,
         mismatches: 0,
     };
-    for cpu in 0..nr_cpu_ids() {
+    for cpu in CpuId::all() {
         let mut level = SchedDomain::of_cpu(&guard, cpu);
         let mut below = 1;
         while let Some(sd) = level {

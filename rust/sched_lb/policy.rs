@@ -13,7 +13,8 @@
 use crate::counters::count;
 use crate::math;
 use kernel::sched::{
-    lb::{IdleType, LbEnv, Migration, Rq, SdLbStats},
+    lb::{IdleType, LbEnv, Migration, SdLbStats},
+    rq::Rq,
     topology::{flags, SchedDomain},
 };
 

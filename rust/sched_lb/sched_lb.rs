@@ -26,7 +26,8 @@ mod policy;
 use core::ffi::c_uint;
 use kernel::bindings;
 use kernel::sched::{
-    lb::{LbEnv, Rq, SdLbStats},
+    lb::{LbEnv, SdLbStats},
+    rq::Rq,
     topology::SchedDomain,
 };
 

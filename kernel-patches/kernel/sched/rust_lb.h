@@ -18,7 +18,6 @@
 #include "fair_lb.h"
 
 struct rq;
-struct root_domain;
 
 /*
  * Event counters of the helpers (/sys/kernel/debug/sched/rust_lb), one
@@ -53,16 +52,11 @@ void sched_rust_lb_verify(unsigned int check, bool match);
 struct sched_domain *sched_rust_lb_cpu_domain(int cpu);
 struct sched_domain_shared *sched_rust_lb_llc_shared(int cpu);
 int sched_rust_lb_llc_size(int cpu);
-int sched_rust_lb_llc_id(int cpu);
 struct sched_group *sched_rust_lb_group_next(struct sched_group *sg);
 unsigned int sched_rust_lb_group_weight(struct sched_group *sg);
 unsigned int sched_rust_lb_group_cores(struct sched_group *sg);
 struct rq *sched_rust_lb_cpu_rq(int cpu);
-unsigned int sched_rust_lb_rq_nr_running(struct rq *rq);
 u64 sched_rust_lb_rq_avg_idle(struct rq *rq);
-int sched_rust_lb_rq_cpu(struct rq *rq);
-struct root_domain *sched_rust_lb_rq_rd(struct rq *rq);
-bool sched_rust_lb_rd_overloaded(struct root_domain *rd);
 #endif /* CONFIG_SCHED_RUST_LB */
 
 #ifndef __BINDGEN__

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The state of one load-balancing pass of the fair class, runqueues and
-//! root domains.
+//! The state of one load-balancing pass of the fair class.
 //!
 //! C headers: [`kernel/sched/fair_lb.h`](srctree/kernel/sched/fair_lb.h),
 //! [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
 
-use super::topology::{llc_size, SchedDomain, SchedDomainShared, SchedGroup};
+use super::topology::{llc_size, CpuId, SchedDomain, SchedDomainShared, SchedGroup};
 use crate::{bindings, types::Opaque};
 
 /// How idle the CPU doing the balance is (`enum cpu_idle_type`).
@@ -99,11 +98,13 @@ impl LbEnv {
     #[inline]
     pub unsafe fn from_raw<'a>(ptr: *mut bindings::lb_env) -> &'a Self {
         // SAFETY: transparent wrapper; validity is the caller's promise.
+        // INVARIANT: the caller promises the env of a balance in progress on
+        // this CPU, inside that balance's RCU read-side section for `'a`.
         unsafe { &*ptr.cast::<Self>() }
     }
 
     #[inline]
-    fn raw(&self) -> *mut bindings::lb_env {
+    fn as_raw(&self) -> *mut bindings::lb_env {
         self.0.get()
     }
 
@@ -113,21 +114,22 @@ impl LbEnv {
         // SAFETY: `env->sd` is set (non-null) for the whole balance and RCU
         // keeps the domain alive (type invariant); `SchedDomain` is
         // transparent over the C struct.
-        unsafe { &*(*self.raw()).sd.cast::<SchedDomain>() }
+        unsafe { &*(*self.as_raw()).sd.cast::<SchedDomain>() }
     }
 
     /// The CPU that pulls (`env->dst_cpu`).
     #[inline]
-    pub fn dst_cpu(&self) -> u32 {
-        // SAFETY: the env is valid and owned by this CPU.
-        unsafe { (*self.raw()).dst_cpu as u32 }
+    pub fn dst_cpu(&self) -> CpuId {
+        // SAFETY: the env is valid and owned by this CPU; `dst_cpu` is the
+        // CPU doing the balance, a valid CPU number.
+        unsafe { CpuId::new_unchecked((*self.as_raw()).dst_cpu as u32) }
     }
 
     /// How idle the destination CPU is.
     #[inline]
     pub fn idle(&self) -> IdleType {
         // SAFETY: as for `dst_cpu()`.
-        match unsafe { (*self.raw()).idle } {
+        match unsafe { (*self.as_raw()).idle } {
             bindings::cpu_idle_type___CPU_NOT_IDLE => IdleType::NotIdle,
             bindings::cpu_idle_type_CPU_IDLE => IdleType::Idle,
             _ => IdleType::NewlyIdle,
@@ -141,8 +143,8 @@ impl LbEnv {
         let imbalance = imbalance.min(i64::MAX as u64) as _;
         // SAFETY: the env is owned by this CPU; nothing else writes it.
         unsafe {
-            (*self.raw()).migration_type = migration.to_raw();
-            (*self.raw()).imbalance = imbalance;
+            (*self.as_raw()).migration_type = migration.to_raw();
+            (*self.as_raw()).imbalance = imbalance;
         }
     }
 
@@ -156,7 +158,7 @@ impl LbEnv {
         }
         // SAFETY: the balance holds the RCU read lock for as long as `self`
         // (type invariant), which bounds the returned lifetime.
-        unsafe { SchedDomainShared::from_raw(bindings::sched_rust_lb_llc_shared(cpu as i32)) }
+        unsafe { SchedDomainShared::from_raw(bindings::sched_rust_lb_llc_shared(cpu.as_c_int())) }
     }
 }
 
@@ -170,7 +172,7 @@ pub struct SgLbStats(Opaque<bindings::sg_lb_stats>);
 
 impl SgLbStats {
     #[inline]
-    fn raw(&self) -> *mut bindings::sg_lb_stats {
+    fn as_raw(&self) -> *mut bindings::sg_lb_stats {
         self.0.get()
     }
 
@@ -178,42 +180,42 @@ impl SgLbStats {
     #[inline]
     pub fn group_type(&self) -> GroupType {
         // SAFETY: valid and owned by this CPU (type invariant).
-        GroupType::from_raw(unsafe { (*self.raw()).group_type })
+        GroupType::from_raw(unsafe { (*self.as_raw()).group_type })
     }
 
     /// Capacity of the group's CPUs.
     #[inline]
     pub fn group_capacity(&self) -> u64 {
         // SAFETY: as for `group_type()`.
-        unsafe { (*self.raw()).group_capacity as u64 }
+        unsafe { (*self.as_raw()).group_capacity as u64 }
     }
 
     /// Utilization of the group's CPUs.
     #[inline]
     pub fn group_util(&self) -> u64 {
         // SAFETY: as for `group_type()`.
-        unsafe { (*self.raw()).group_util as u64 }
+        unsafe { (*self.as_raw()).group_util as u64 }
     }
 
     /// Tasks running in the group.
     #[inline]
     pub fn sum_nr_running(&self) -> u32 {
         // SAFETY: as for `group_type()`.
-        unsafe { (*self.raw()).sum_nr_running }
+        unsafe { (*self.as_raw()).sum_nr_running }
     }
 
     /// Idle CPUs in the group.
     #[inline]
     pub fn idle_cpus(&self) -> u32 {
         // SAFETY: as for `group_type()`.
-        unsafe { (*self.raw()).idle_cpus }
+        unsafe { (*self.as_raw()).idle_cpus }
     }
 
     /// CPUs in the group.
     #[inline]
     pub fn group_weight(&self) -> u32 {
         // SAFETY: as for `group_type()`.
-        unsafe { (*self.raw()).group_weight }
+        unsafe { (*self.as_raw()).group_weight }
     }
 }
 
@@ -235,11 +237,12 @@ impl SdLbStats {
     #[inline]
     pub unsafe fn from_raw<'a>(ptr: *mut bindings::sd_lb_stats) -> &'a Self {
         // SAFETY: transparent wrapper; validity is the caller's promise.
+        // INVARIANT: as for `LbEnv::from_raw`, that balance's statistics.
         unsafe { &*ptr.cast::<Self>() }
     }
 
     #[inline]
-    fn raw(&self) -> *mut bindings::sd_lb_stats {
+    fn as_raw(&self) -> *mut bindings::sd_lb_stats {
         self.0.get()
     }
 
@@ -247,35 +250,35 @@ impl SdLbStats {
     #[inline]
     pub fn local_stat(&self) -> &SgLbStats {
         // SAFETY: the field is part of `*self`, which is valid.
-        unsafe { &*core::ptr::addr_of_mut!((*self.raw()).local_stat).cast::<SgLbStats>() }
+        unsafe { &*core::ptr::addr_of_mut!((*self.as_raw()).local_stat).cast::<SgLbStats>() }
     }
 
     /// Statistics of the busiest group.
     #[inline]
     pub fn busiest_stat(&self) -> &SgLbStats {
         // SAFETY: as for `local_stat()`.
-        unsafe { &*core::ptr::addr_of_mut!((*self.raw()).busiest_stat).cast::<SgLbStats>() }
+        unsafe { &*core::ptr::addr_of_mut!((*self.as_raw()).busiest_stat).cast::<SgLbStats>() }
     }
 
     /// The local group, once the scan found it.
     #[inline]
     pub fn local(&self) -> Option<&SchedGroup> {
         // SAFETY: groups live as long as the domain being balanced.
-        unsafe { (*self.raw()).local.cast::<SchedGroup>().as_ref() }
+        unsafe { (*self.as_raw()).local.cast::<SchedGroup>().as_ref() }
     }
 
     /// The busiest group, if the scan picked one.
     #[inline]
     pub fn busiest(&self) -> Option<&SchedGroup> {
         // SAFETY: as for `local()`.
-        unsafe { (*self.raw()).busiest.cast::<SchedGroup>().as_ref() }
+        unsafe { (*self.as_raw()).busiest.cast::<SchedGroup>().as_ref() }
     }
 
     /// Whether tasks should go to a sibling domain first.
     #[inline]
     pub fn prefer_sibling(&self) -> bool {
         // SAFETY: owned by this CPU's balance.
-        unsafe { (*self.raw()).prefer_sibling != 0 }
+        unsafe { (*self.as_raw()).prefer_sibling != 0 }
     }
 
     /// Total load and capacity over the scanned groups.
@@ -284,8 +287,8 @@ impl SdLbStats {
         // SAFETY: as for `prefer_sibling()`.
         unsafe {
             (
-                (*self.raw()).total_load as u64,
-                (*self.raw()).total_capacity as u64,
+                (*self.as_raw()).total_load as u64,
+                (*self.as_raw()).total_capacity as u64,
             )
         }
     }
@@ -295,8 +298,8 @@ impl SdLbStats {
     pub fn set_totals(&self, load: u64, capacity: u64) {
         // SAFETY: as for `prefer_sibling()`; nothing else writes it.
         unsafe {
-            (*self.raw()).total_load = load as _;
-            (*self.raw()).total_capacity = capacity as _;
+            (*self.as_raw()).total_load = load as _;
+            (*self.as_raw()).total_capacity = capacity as _;
         }
     }
 }
@@ -323,111 +326,5 @@ impl SchedDomain {
     pub fn imb_numa_nr(&self) -> u32 {
         // SAFETY: fixed once the domain is attached.
         unsafe { (*self.as_raw()).imb_numa_nr }
-    }
-}
-
-/// A CPU's runqueue (`struct rq`).
-///
-/// # Invariants
-///
-/// Points to the runqueue of a possible CPU; runqueues are never freed.
-#[repr(transparent)]
-pub struct Rq(Opaque<bindings::rq>);
-
-impl Rq {
-    /// Creates a reference from the C pointer.
-    ///
-    /// # Safety
-    ///
-    /// `ptr` is the runqueue of a possible CPU (`cpu_rq()`).
-    #[inline]
-    pub unsafe fn from_raw<'a>(ptr: *mut bindings::rq) -> &'a Self {
-        // SAFETY: transparent wrapper; runqueues live forever.
-        unsafe { &*ptr.cast::<Self>() }
-    }
-
-    /// The runqueue of `cpu`, `None` if `cpu` is not a possible CPU.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel::sched::lb::Rq;
-    ///
-    /// let rq = Rq::of_cpu(0).expect("CPU 0 exists");
-    /// assert_eq!(rq.cpu(), 0);
-    /// assert!(Rq::of_cpu(u32::MAX).is_none());
-    /// ```
-    #[inline]
-    pub fn of_cpu(cpu: u32) -> Option<&'static Self> {
-        let cpu = i32::try_from(cpu).ok()?;
-        // SAFETY: the accessor returns null or `cpu_rq(cpu)`, valid forever.
-        unsafe { bindings::sched_rust_lb_cpu_rq(cpu).cast::<Self>().as_ref() }
-    }
-
-    #[inline]
-    fn raw(&self) -> *mut bindings::rq {
-        self.0.get()
-    }
-
-    /// The CPU of this runqueue.
-    #[inline]
-    pub fn cpu(&self) -> u32 {
-        // SAFETY: valid runqueue (type invariant).
-        unsafe { bindings::sched_rust_lb_rq_cpu(self.raw()) as u32 }
-    }
-
-    /// Runnable tasks (`READ_ONCE(rq->nr_running)`).
-    #[inline]
-    pub fn nr_running(&self) -> u32 {
-        // SAFETY: valid runqueue.
-        unsafe { bindings::sched_rust_lb_rq_nr_running(self.raw()) }
-    }
-
-    /// Average idle time of the CPU, in ns.
-    #[inline]
-    pub fn avg_idle(&self) -> u64 {
-        // SAFETY: valid runqueue.
-        unsafe { bindings::sched_rust_lb_rq_avg_idle(self.raw()) }
-    }
-
-    /// The root domain the CPU belongs to.
-    ///
-    /// The reference is bounded by `_guard`: root domains are freed through
-    /// RCU when the domains are rebuilt.
-    #[inline]
-    pub fn root_domain<'a>(&self, _guard: &'a super::rcu::Guard) -> &'a RootDomain {
-        // SAFETY: `rq->rd` is never null for a possible CPU and RCU keeps it
-        // alive while `_guard` holds the read lock.
-        unsafe { &*bindings::sched_rust_lb_rq_rd(self.raw()).cast::<RootDomain>() }
-    }
-}
-
-/// A root domain (`struct root_domain`): CPUs balanced as one system.
-///
-/// # Invariants
-///
-/// Points to a live root domain for the lifetime of the reference.
-///
-/// # Examples
-///
-/// ```
-/// use kernel::sched::{lb::Rq, rcu};
-///
-/// let guard = rcu::Guard::new();
-/// let rd = Rq::of_cpu(0).unwrap().root_domain(&guard);
-/// // Either value is possible; reading it must be safe at any time.
-/// let _ = rd.overloaded();
-/// ```
-#[repr(transparent)]
-pub struct RootDomain(Opaque<bindings::root_domain>);
-
-impl RootDomain {
-    /// Whether some runqueue of the domain has more than one runnable task
-    /// (`rd->overloaded`, written by any CPU).
-    #[inline]
-    pub fn overloaded(&self) -> bool {
-        // SAFETY: valid root domain (type invariant); the accessor does a
-        // `READ_ONCE()`.
-        unsafe { bindings::sched_rust_lb_rd_overloaded(self.0.get()) }
     }
 }

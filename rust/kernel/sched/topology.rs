@@ -4,7 +4,7 @@
 //!
 //! C header: [`include/linux/sched/topology.h`](srctree/include/linux/sched/topology.h).
 
-use super::rcu::Guard;
+use crate::sync::rcu::Guard;
 use crate::{bindings, types::Opaque};
 use core::ptr;
 
@@ -46,6 +46,8 @@ impl SchedDomain {
     pub unsafe fn from_raw<'a>(ptr: *const bindings::sched_domain) -> Option<&'a Self> {
         // SAFETY: `SchedDomain` is `repr(transparent)` over the C struct; the
         // caller guarantees validity for `'a`.
+        // INVARIANT: the caller promises an attached (or RCU-deferred) domain
+        // valid within the read-side critical section that bounds `'a`.
         unsafe { ptr.cast::<Self>().as_ref() }
     }
 
@@ -65,10 +67,11 @@ impl SchedDomain {
     /// `nr_groups()` groups that together cover the domain.
     ///
     /// ```
-    /// use kernel::sched::{rcu, topology::SchedDomain};
+    /// use kernel::{sched::topology::SchedDomain, sync::rcu};
     ///
-    /// let guard = rcu::Guard::new();
-    /// let mut level = SchedDomain::of_cpu(&guard, 0);
+    /// let guard = rcu::read_lock();
+    /// let cpu0 = kernel::sched::topology::CpuId::new(0).expect("CPU 0 exists");
+    /// let mut level = SchedDomain::of_cpu(&guard, cpu0);
     /// let mut below = 1;
     /// while let Some(sd) = level {
     ///     assert!(sd.span_weight() > below);
@@ -87,11 +90,10 @@ impl SchedDomain {
     /// }
     /// ```
     #[inline]
-    pub fn of_cpu(_guard: &Guard, cpu: u32) -> Option<&Self> {
-        let cpu = i32::try_from(cpu).ok()?;
+    pub fn of_cpu(_guard: &Guard, cpu: CpuId) -> Option<&Self> {
         // SAFETY: the accessor checks `cpu` and returns null or a domain that
         // RCU keeps alive while `_guard` holds the read lock.
-        unsafe { Self::from_raw(bindings::sched_rust_lb_cpu_domain(cpu)) }
+        unsafe { Self::from_raw(bindings::sched_rust_lb_cpu_domain(cpu.as_c_int())) }
     }
 
     /// The parent domain (the next level up), `None` at the top.
@@ -101,15 +103,6 @@ impl SchedDomain {
         // together with it, after the same grace period.
         unsafe {
             Self::from_raw(ptr::read_volatile(ptr::addr_of!((*self.as_raw()).parent)).cast_const())
-        }
-    }
-
-    /// The child domain (the next level down), `None` at the bottom.
-    #[inline]
-    pub fn child(&self) -> Option<&Self> {
-        // SAFETY: as for `parent()`.
-        unsafe {
-            Self::from_raw(ptr::read_volatile(ptr::addr_of!((*self.as_raw()).child)).cast_const())
         }
     }
 
@@ -135,32 +128,11 @@ impl SchedDomain {
         unsafe { (*self.as_raw()).flags as u32 }
     }
 
-    /// Level of the domain in the hierarchy, 0 at the bottom.
-    #[inline]
-    pub fn level(&self) -> u32 {
-        // SAFETY: as for `flags()`.
-        unsafe { (*self.as_raw()).level as u32 }
-    }
-
     /// Imbalance percentage above which the domain is balanced.
     #[inline]
     pub fn imbalance_pct(&self) -> u32 {
         // SAFETY: as for `flags()`.
         unsafe { (*self.as_raw()).imbalance_pct }
-    }
-
-    /// The state shared by the CPUs of this domain, set for the LLC domain
-    /// (and the domains whose span the LLC shares), `None` elsewhere.
-    #[inline]
-    pub fn shared(&self) -> Option<&SchedDomainShared> {
-        // SAFETY: `self` is valid; `shared` is reference counted by the
-        // domains that point to it and freed with the last of them, after a
-        // grace period.
-        unsafe {
-            SchedDomainShared::from_raw(
-                ptr::read_volatile(ptr::addr_of!((*self.as_raw()).shared)).cast_const(),
-            )
-        }
     }
 
     /// Iterates over the domain's groups, starting with the local one.
@@ -251,32 +223,9 @@ impl SchedDomainShared {
     #[inline]
     pub unsafe fn from_raw<'a>(ptr: *const bindings::sched_domain_shared) -> Option<&'a Self> {
         // SAFETY: transparent wrapper; the caller guarantees validity.
+        // INVARIANT: as for `SchedDomain::from_raw`, the state of an LLC that
+        // RCU keeps alive for `'a`.
         unsafe { ptr.cast::<Self>().as_ref() }
-    }
-
-    /// The LLC-shared state of `cpu` (the per-CPU `sd_llc_shared`), `None` if
-    /// the CPU has no LLC domain.
-    ///
-    /// # Examples
-    ///
-    /// Every CPU of an LLC sees the same shared state, and the number of busy
-    /// CPUs it counts never exceeds the LLC's size.
-    ///
-    /// ```
-    /// use kernel::sched::{rcu, topology::{llc_size, SchedDomainShared}};
-    ///
-    /// let guard = rcu::Guard::new();
-    /// if let Some(sds) = SchedDomainShared::of_cpu(&guard, 0) {
-    ///     assert!(sds.nr_busy_cpus() <= llc_size(0));
-    ///     assert!(sds.nr_idle_scan() >= 0);
-    /// }
-    /// ```
-    #[inline]
-    pub fn of_cpu(_guard: &Guard, cpu: u32) -> Option<&Self> {
-        let cpu = i32::try_from(cpu).ok()?;
-        // SAFETY: the accessor checks `cpu` and does the `rcu_dereference()`;
-        // `_guard` holds the read lock for the returned lifetime.
-        unsafe { Self::from_raw(bindings::sched_rust_lb_llc_shared(cpu)) }
     }
 
     /// Returns the raw pointer, for the C helpers.
@@ -285,25 +234,11 @@ impl SchedDomainShared {
         self.0.get()
     }
 
-    #[inline]
-    fn raw(&self) -> *mut bindings::sched_domain_shared {
-        self.as_raw()
-    }
-
-    /// Number of busy CPUs in the LLC (`nr_busy_cpus`).
-    #[inline]
-    pub fn nr_busy_cpus(&self) -> u32 {
-        // SAFETY: `self` is valid; `atomic_read()` is a `READ_ONCE()` of the
-        // counter.
-        let n = unsafe { ptr::read_volatile(ptr::addr_of!((*self.raw()).nr_busy_cpus.counter)) };
-        n.max(0) as u32
-    }
-
     /// SIS_UTIL's idle-CPU scan depth for wakeups (`nr_idle_scan`).
     #[inline]
     pub fn nr_idle_scan(&self) -> i32 {
         // SAFETY: `self` is valid; concurrent writers use `WRITE_ONCE()`.
-        unsafe { ptr::read_volatile(ptr::addr_of!((*self.raw()).nr_idle_scan)) }
+        unsafe { ptr::read_volatile(ptr::addr_of!((*self.as_raw()).nr_idle_scan)) }
     }
 
     /// Sets `nr_idle_scan` (`WRITE_ONCE()`), skipping the store when the
@@ -312,7 +247,7 @@ impl SchedDomainShared {
     pub fn set_nr_idle_scan(&self, v: i32) {
         if self.nr_idle_scan() != v {
             // SAFETY: `self` is valid; readers use `READ_ONCE()`.
-            unsafe { ptr::write_volatile(ptr::addr_of_mut!((*self.raw()).nr_idle_scan), v) }
+            unsafe { ptr::write_volatile(ptr::addr_of_mut!((*self.as_raw()).nr_idle_scan), v) }
         }
     }
 
@@ -320,7 +255,7 @@ impl SchedDomainShared {
     #[inline]
     pub fn ilb_nr_scan(&self) -> i32 {
         // SAFETY: as for `nr_idle_scan()`.
-        unsafe { ptr::read_volatile(ptr::addr_of!((*self.raw()).ilb_nr_scan)) }
+        unsafe { ptr::read_volatile(ptr::addr_of!((*self.as_raw()).ilb_nr_scan)) }
     }
 
     /// The load and capacity totals of the last periodic balance.
@@ -331,8 +266,8 @@ impl SchedDomainShared {
         // which only ever mixes two recent snapshots of the same domain.
         unsafe {
             (
-                ptr::read_volatile(ptr::addr_of!((*self.raw()).ilb_total_load)) as u64,
-                ptr::read_volatile(ptr::addr_of!((*self.raw()).ilb_total_capacity)) as u64,
+                ptr::read_volatile(ptr::addr_of!((*self.as_raw()).ilb_total_load)) as u64,
+                ptr::read_volatile(ptr::addr_of!((*self.as_raw()).ilb_total_capacity)) as u64,
             )
         }
     }
@@ -341,7 +276,7 @@ impl SchedDomainShared {
     /// skipping unchanged values).
     #[inline]
     pub fn set_ilb(&self, nr_scan: i32, total_load: u64, total_capacity: u64) {
-        let raw = self.raw();
+        let raw = self.as_raw();
         let (load, cap) = self.ilb_snapshot();
         // SAFETY: `self` is valid; readers use `READ_ONCE()`.
         unsafe {
@@ -362,46 +297,72 @@ impl SchedDomainShared {
 }
 
 /// Number of possible CPU ids (`nr_cpu_ids`): CPUs are numbered below it.
-///
-/// # Examples
-///
-/// ```
-/// use kernel::sched::topology::{llc_id, nr_cpu_ids};
-///
-/// assert!(nr_cpu_ids() >= 1);
-/// assert!(llc_id(nr_cpu_ids()).is_none());
-/// ```
 #[inline]
 pub fn nr_cpu_ids() -> u32 {
     // SAFETY: `nr_cpu_ids` is set during early boot and only read after.
     unsafe { bindings::nr_cpu_ids }
 }
 
-/// Number of CPUs in the last-level cache of `cpu` (per-CPU `sd_llc_size`).
-#[inline]
-pub fn llc_size(cpu: u32) -> u32 {
-    let Ok(cpu) = i32::try_from(cpu) else {
-        return 0;
-    };
-    // SAFETY: the accessor validates `cpu`; the value is a plain integer.
-    unsafe { bindings::sched_rust_lb_llc_size(cpu).max(0) as u32 }
-}
-
-/// Identifier of the last-level cache of `cpu` (per-CPU `sd_llc_id`), or
-/// `None` for an invalid CPU.
+/// A CPU number.
+///
+/// # Invariants
+///
+/// The id is below `nr_cpu_ids`, so it fits a C `int` and indexes the
+/// per-CPU areas (the CPU need not be online).
 ///
 /// # Examples
 ///
 /// ```
-/// use kernel::sched::topology::llc_id;
+/// use kernel::sched::topology::{llc_size, nr_cpu_ids, CpuId};
 ///
-/// assert!(llc_id(0).is_some());
-/// assert!(llc_id(u32::MAX).is_none());
+/// let cpu0 = CpuId::new(0).expect("CPU 0 exists");
+/// // CPU 0 is in an LLC of at least itself; no CPU lies past the last id.
+/// assert!(llc_size(cpu0) >= 1);
+/// assert!(CpuId::new(nr_cpu_ids()).is_none());
+/// assert_eq!(CpuId::all().count() as u32, nr_cpu_ids());
 /// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpuId(u32);
+
+impl CpuId {
+    /// The CPU numbered `id`, `None` if `id` is not below `nr_cpu_ids`.
+    #[inline]
+    pub fn new(id: u32) -> Option<Self> {
+        // INVARIANT: checked just here.
+        (id < nr_cpu_ids()).then_some(Self(id))
+    }
+
+    /// A CPU number that C hands over as valid.
+    ///
+    /// # Safety
+    ///
+    /// `id` is below `nr_cpu_ids` (e.g. `env->dst_cpu` of a balance).
+    #[inline]
+    pub unsafe fn new_unchecked(id: u32) -> Self {
+        // INVARIANT: the caller's promise.
+        Self(id)
+    }
+
+    /// Every CPU number, `0..nr_cpu_ids`.
+    #[inline]
+    pub fn all() -> impl Iterator<Item = Self> {
+        // INVARIANT: every id of the range is below `nr_cpu_ids`.
+        (0..nr_cpu_ids()).map(Self)
+    }
+
+    /// The number, as the `int` that the C functions take.
+    #[inline]
+    pub fn as_c_int(self) -> core::ffi::c_int {
+        // By the type invariant the id is below `nr_cpu_ids`, which
+        // `CONFIG_NR_CPUS` bounds far below `i32::MAX`.
+        self.0 as core::ffi::c_int
+    }
+}
+
+/// Number of CPUs in the last-level cache of `cpu` (per-CPU `sd_llc_size`).
 #[inline]
-pub fn llc_id(cpu: u32) -> Option<u32> {
-    let cpu = i32::try_from(cpu).ok()?;
-    // SAFETY: the accessor validates `cpu` and returns -1 when invalid.
-    let id = unsafe { bindings::sched_rust_lb_llc_id(cpu) };
-    u32::try_from(id).ok()
+pub fn llc_size(cpu: CpuId) -> u32 {
+    // SAFETY: `cpu` is a valid CPU number (type invariant), which the
+    // accessor checks again; the value is a plain integer.
+    unsafe { bindings::sched_rust_lb_llc_size(cpu.as_c_int()).max(0) as u32 }
 }

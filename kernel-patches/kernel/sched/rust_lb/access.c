@@ -30,11 +30,6 @@ int sched_rust_lb_llc_size(int cpu)
 	return rust_lb_cpu_ok(cpu) ? per_cpu(sd_llc_size, cpu) : 0;
 }
 
-int sched_rust_lb_llc_id(int cpu)
-{
-	return rust_lb_cpu_ok(cpu) ? per_cpu(sd_llc_id, cpu) : -1;
-}
-
 struct sched_group *sched_rust_lb_group_next(struct sched_group *sg)
 {
 	return sg->next;
@@ -55,27 +50,7 @@ struct rq *sched_rust_lb_cpu_rq(int cpu)
 	return rust_lb_cpu_ok(cpu) ? cpu_rq(cpu) : NULL;
 }
 
-unsigned int sched_rust_lb_rq_nr_running(struct rq *rq)
-{
-	return READ_ONCE(rq->nr_running);
-}
-
 u64 sched_rust_lb_rq_avg_idle(struct rq *rq)
 {
 	return READ_ONCE(rq->avg_idle);
-}
-
-int sched_rust_lb_rq_cpu(struct rq *rq)
-{
-	return cpu_of(rq);
-}
-
-struct root_domain *sched_rust_lb_rq_rd(struct rq *rq)
-{
-	return rq->rd;
-}
-
-bool sched_rust_lb_rd_overloaded(struct root_domain *rd)
-{
-	return get_rd_overloaded(rd);
 }
