@@ -149,9 +149,11 @@ static inline void thread_attr_init(pthread_attr_t *attr, size_t stack)
 {
 	int err;
 
-	if ((err = pthread_attr_init(attr)))
+	err = pthread_attr_init(attr);
+	if (err)
 		die_err("pthread_attr_init", err);
-	if ((err = pthread_attr_setstacksize(attr, stack)))
+	err = pthread_attr_setstacksize(attr, stack);
+	if (err)
 		die_err("pthread_attr_setstacksize", err);
 }
 

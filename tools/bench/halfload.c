@@ -171,15 +171,19 @@ int main(int argc, char **argv)
 	start = now_ns();
 	cfg.end = start + (uint64_t)(cfg.runtime_s * 1e9);
 	for (i = 0; i < cfg.pairs; i++) {
-		if ((err = pthread_create(&pairs[i].server, &attr, server_fn, &pairs[i])))
+		err = pthread_create(&pairs[i].server, &attr, server_fn, &pairs[i]);
+		if (err)
 			die_err("pthread_create(server)", err);
-		if ((err = pthread_create(&pairs[i].client, &attr, client_fn, &pairs[i])))
+		err = pthread_create(&pairs[i].client, &attr, client_fn, &pairs[i]);
+		if (err)
 			die_err("pthread_create(client)", err);
 	}
 	for (i = 0; i < cfg.pairs; i++) {
-		if ((err = pthread_join(pairs[i].client, NULL)))
+		err = pthread_join(pairs[i].client, NULL);
+		if (err)
 			die_err("pthread_join", err);
-		if ((err = pthread_join(pairs[i].server, NULL)))
+		err = pthread_join(pairs[i].server, NULL);
+		if (err)
 			die_err("pthread_join", err);
 		total += pairs[i].transactions;
 	}

@@ -126,11 +126,14 @@ int main(int argc, char **argv)
 
 	start = now_ns();
 	cfg.end = start + (uint64_t)(cfg.runtime_s * 1e9);
-	for (i = 0; i < cfg.threads; i++)
-		if ((err = pthread_create(&thr[i].tid, &attr, thread_fn, &thr[i])))
-			die_err("pthread_create", err);
 	for (i = 0; i < cfg.threads; i++) {
-		if ((err = pthread_join(thr[i].tid, NULL)))
+		err = pthread_create(&thr[i].tid, &attr, thread_fn, &thr[i]);
+		if (err)
+			die_err("pthread_create", err);
+	}
+	for (i = 0; i < cfg.threads; i++) {
+		err = pthread_join(thr[i].tid, NULL);
+		if (err)
 			die_err("pthread_join", err);
 		loops += thr[i].loops;
 		over_sum += thr[i].oversleep_sum;

@@ -386,9 +386,11 @@ int main(int argc, char **argv)
 		die("write(wakeup)");
 
 	if (cfg.threads) {
-		for (t = 0; t < ntasks; t++)
-			if ((err = pthread_join(tids[t], NULL)))
+		for (t = 0; t < ntasks; t++) {
+			err = pthread_join(tids[t], NULL);
+			if (err)
 				die_err("pthread_join", err);
+		}
 	} else {
 		for (t = 0; t < ntasks;) {
 			int status;

@@ -79,13 +79,16 @@ int main(int argc, char **argv)
 		die("calloc");
 	thread_attr_init(&attr, 64 * 1024);
 	deadline = now_ns() + (uint64_t)(runtime * 1e9);
-	for (i = 0; i < (unsigned int)n; i++)
-		if ((err = pthread_create(&tids[i], &attr, spin_fn,
-					  (void *)(uintptr_t)(i + 1))))
+	for (i = 0; i < (unsigned int)n; i++) {
+		err = pthread_create(&tids[i], &attr, spin_fn, (void *)(uintptr_t)(i + 1));
+		if (err)
 			die_err("pthread_create", err);
-	for (i = 0; i < (unsigned int)n; i++)
-		if ((err = pthread_join(tids[i], NULL)))
+	}
+	for (i = 0; i < (unsigned int)n; i++) {
+		err = pthread_join(tids[i], NULL);
+		if (err)
 			die_err("pthread_join", err);
+	}
 	pthread_attr_destroy(&attr);
 	free(tids);
 	return 0;

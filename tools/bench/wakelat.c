@@ -424,7 +424,8 @@ int main(int argc, char **argv)
 			hist_init(w->wake_hist);
 			hist_init(w->req_hist);
 			atomic_store(&w->state, W_IDLE);
-			if ((err = pthread_create(&w->tid, &attr, worker_fn, w)))
+			err = pthread_create(&w->tid, &attr, worker_fn, w);
+			if (err)
 				die_err("pthread_create(worker)", err);
 		}
 	}
@@ -433,16 +434,22 @@ int main(int argc, char **argv)
 	cfg.measure_start = start + (uint64_t)(cfg.warmup_s * 1e9);
 	cfg.measure_end = cfg.measure_start + (uint64_t)(cfg.runtime_s * 1e9);
 
-	for (i = 0; i < cfg.nmsg; i++)
-		if ((err = pthread_create(&msgs[i].tid, &attr, msg_fn, &msgs[i])))
+	for (i = 0; i < cfg.nmsg; i++) {
+		err = pthread_create(&msgs[i].tid, &attr, msg_fn, &msgs[i]);
+		if (err)
 			die_err("pthread_create(message)", err);
+	}
 
-	for (i = 0; i < cfg.nmsg; i++)
-		if ((err = pthread_join(msgs[i].tid, NULL)))
+	for (i = 0; i < cfg.nmsg; i++) {
+		err = pthread_join(msgs[i].tid, NULL);
+		if (err)
 			die_err("pthread_join", err);
-	for (i = 0; i < nthreads; i++)
-		if ((err = pthread_join(workers[i].tid, NULL)))
+	}
+	for (i = 0; i < nthreads; i++) {
+		err = pthread_join(workers[i].tid, NULL);
+		if (err)
 			die_err("pthread_join", err);
+	}
 	alarm(0);
 	pthread_attr_destroy(&attr);
 
