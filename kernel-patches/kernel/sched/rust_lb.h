@@ -61,7 +61,7 @@ u64 sched_rust_lb_rq_avg_idle(struct rq *rq);
 
 #ifndef __BINDGEN__
 /*
- * Implemented in Rust: kernel/sched/rust_lb/rust/sched_lb.rs.  Declared
+ * Implemented in Rust: kernel/sched/rust_lb/sched_lb.rs.  Declared
  * in every configuration: the shims call them under rust_lb_on(), which
  * is false without CONFIG_SCHED_RUST_LB, so the calls compile away.
  */

@@ -83,7 +83,10 @@ impl Migration {
 ///
 /// Points to the `lb_env` of a balance in progress on the current CPU,
 /// which owns it (it lives on that CPU's stack); the balance runs inside an
-/// RCU read-side critical section that outlives every `&LbEnv`.
+/// RCU read-side critical section that outlives every `&LbEnv`.  Its
+/// `dst_cpu` is a CPU number below `nr_cpu_ids` (the CPU that pulls: the
+/// balancing CPU, the idle CPU a nohz balance works for, or the
+/// replacement that `LBF_DST_PINNED` picks from the domain's span).
 #[repr(transparent)]
 pub struct LbEnv(Opaque<bindings::lb_env>);
 
@@ -93,8 +96,9 @@ impl LbEnv {
     /// # Safety
     ///
     /// `ptr` points to the `lb_env` of a balance in progress on this CPU,
-    /// valid for `'a`, and the caller is inside the RCU read-side critical
-    /// section of that balance for all of `'a`.
+    /// valid for `'a`, with a `dst_cpu` below `nr_cpu_ids`, and the caller
+    /// is inside the RCU read-side critical section of that balance for all
+    /// of `'a`.
     #[inline]
     pub unsafe fn from_raw<'a>(ptr: *mut bindings::lb_env) -> &'a Self {
         // SAFETY: transparent wrapper; validity is the caller's promise.
@@ -120,8 +124,8 @@ impl LbEnv {
     /// The CPU that pulls (`env->dst_cpu`).
     #[inline]
     pub fn dst_cpu(&self) -> CpuId {
-        // SAFETY: the env is valid and owned by this CPU; `dst_cpu` is the
-        // CPU doing the balance, a valid CPU number.
+        // SAFETY: the env is valid and owned by this CPU; `dst_cpu` is
+        // below `nr_cpu_ids` (type invariant).
         unsafe { CpuId::new_unchecked((*self.as_raw()).dst_cpu as u32) }
     }
 
@@ -317,8 +321,12 @@ impl SchedDomain {
     /// Highest cost of a newidle balance of this domain seen lately, in ns.
     #[inline]
     pub fn max_newidle_lb_cost(&self) -> u64 {
-        // SAFETY: `self` is valid; only the owning CPU writes the field.
-        unsafe { (*self.as_raw()).max_newidle_lb_cost }
+        // SAFETY: `self` is valid.  The field is written without a lock by
+        // this CPU and by a nohz idle balance on its behalf
+        // (`update_newidle_cost()`): read it once, as `READ_ONCE()`.
+        unsafe {
+            core::ptr::read_volatile(core::ptr::addr_of!((*self.as_raw()).max_newidle_lb_cost))
+        }
     }
 
     /// `SD_NUMA` domains tolerate this many tasks of imbalance.

@@ -39,7 +39,6 @@ impl Rq {
     ///
     /// let cpu0 = CpuId::new(0).expect("CPU 0 exists");
     /// let _ = Rq::of_cpu(cpu0).expect("CPU 0 has a runqueue").avg_idle();
-    /// assert!(CpuId::all().all(|cpu| Rq::of_cpu(cpu).is_some()));
     /// ```
     #[inline]
     pub fn of_cpu(cpu: CpuId) -> Option<&'static Self> {

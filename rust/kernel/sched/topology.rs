@@ -307,8 +307,9 @@ pub fn nr_cpu_ids() -> u32 {
 ///
 /// # Invariants
 ///
-/// The id is below `nr_cpu_ids`, so it fits a C `int` and indexes the
-/// per-CPU areas (the CPU need not be online).
+/// The id is below `nr_cpu_ids`, so it fits a C `int`.  The CPU need not be
+/// possible (the possible mask may have holes) nor online: the accessors
+/// that take a `CpuId` check that themselves.
 ///
 /// # Examples
 ///

@@ -113,7 +113,8 @@ static void rust_lb_bench_fill(struct rust_lb_bench_input *in, struct sched_doma
 static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env,
 			      struct rq *rq, u64 n, bool rust, u64 *ns)
 {
-	struct sched_domain *sd = env->sd;
+	/* The newidle decision is about the CPU's lowest domain, as in C. */
+	struct sched_domain *lowest = rcu_dereference(rq->sd);
 	u64 sink = 0, i, t;
 
 	t = local_clock();
@@ -144,8 +145,8 @@ static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env
 	for (i = 0; i < n; i++) {
 		struct rust_lb_bench_input *p = &in[i % RUST_LB_BENCH_INPUTS];
 
-		sink += rust ? rust_lb_newidle_skip(rq, sd, p->overloaded, true) :
-			       (!p->overloaded || rq->avg_idle < sd->max_newidle_lb_cost);
+		sink += rust ? rust_lb_newidle_skip(rq, lowest, p->overloaded, true) :
+			       (!p->overloaded || rq->avg_idle < lowest->max_newidle_lb_cost);
 	}
 	ns[BENCH_NEWIDLE] += local_clock() - t;
 
