@@ -299,12 +299,7 @@ static const struct file_operations rust_lb_bench_fops = {
 
 static int __init sched_rust_lb_bench_init(void)
 {
-	struct dentry *dir = sched_rust_lb_debugfs_dir();
-
-	if (dir) {
-		debugfs_create_file("rust_lb_bench", 0644, dir, NULL, &rust_lb_bench_fops);
-		dput(dir);
-	}
+	sched_rust_lb_debugfs_create("rust_lb_bench", 0644, &rust_lb_bench_fops);
 	return 0;
 }
 late_initcall_sync(sched_rust_lb_bench_init);

@@ -32,16 +32,18 @@ void sched_rust_lb_counters_restore(const u64 *buf)
 	memcpy(this_cpu_ptr(&rust_lb_counters), buf, sizeof(rust_lb_counters));
 }
 
-struct dentry *sched_rust_lb_debugfs_dir(void)
+void sched_rust_lb_debugfs_create(const char *name, umode_t mode,
+				  const struct file_operations *fops)
 {
 	struct dentry *dir = debugfs_lookup("sched", NULL);
 
-	/* Without the scheduler's directory the files would land in the root. */
+	/* Without the scheduler's directory the file would land in the root. */
 	if (IS_ERR_OR_NULL(dir)) {
-		pr_warn("sched: rust_lb: no debugfs directory 'sched'\n");
-		return NULL;
+		pr_warn("sched: rust_lb: no debugfs directory 'sched', no %s\n", name);
+		return;
 	}
-	return dir;
+	debugfs_create_file(name, mode, dir, NULL, fops);
+	dput(dir);
 }
 
 #ifdef CONFIG_DEBUG_FS
@@ -93,12 +95,7 @@ static const struct file_operations rust_lb_counters_fops = {
 
 static int __init sched_rust_lb_counters_init(void)
 {
-	struct dentry *dir = sched_rust_lb_debugfs_dir();
-
-	if (dir) {
-		debugfs_create_file("rust_lb", 0644, dir, NULL, &rust_lb_counters_fops);
-		dput(dir);
-	}
+	sched_rust_lb_debugfs_create("rust_lb", 0644, &rust_lb_counters_fops);
 	return 0;
 }
 late_initcall_sync(sched_rust_lb_counters_init);

@@ -29,8 +29,12 @@
 #include "../sched.h"
 #include "../rust_lb.h"
 
-/* debugfs directory of the scheduler, or NULL (then no file is created). */
-struct dentry *sched_rust_lb_debugfs_dir(void);
+/*
+ * Creates a file in the scheduler's debugfs directory; without that
+ * directory, warns and creates nothing.
+ */
+void sched_rust_lb_debugfs_create(const char *name, umode_t mode,
+				  const struct file_operations *fops);
 
 /* This CPU's event counters, for the benchmark to leave them as they were. */
 void sched_rust_lb_counters_save(u64 *buf);

@@ -34,12 +34,7 @@ DEFINE_SHOW_ATTRIBUTE(rust_lb_topology);
 
 static int __init sched_rust_lb_topology_init(void)
 {
-	struct dentry *dir = sched_rust_lb_debugfs_dir();
-
-	if (dir) {
-		debugfs_create_file("rust_lb_topology", 0444, dir, NULL, &rust_lb_topology_fops);
-		dput(dir);
-	}
+	sched_rust_lb_debugfs_create("rust_lb_topology", 0444, &rust_lb_topology_fops);
 	return 0;
 }
 late_initcall_sync(sched_rust_lb_topology_init);
