@@ -266,11 +266,6 @@ static int rust_lb_bench_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int rust_lb_bench_open(struct inode *inode, struct file *filp)
-{
-	return single_open(filp, rust_lb_bench_show, NULL);
-}
-
 static ssize_t rust_lb_bench_write(struct file *filp, const char __user *ubuf,
 				   size_t cnt, loff_t *ppos)
 {
@@ -289,13 +284,7 @@ static ssize_t rust_lb_bench_write(struct file *filp, const char __user *ubuf,
 	return cnt;
 }
 
-static const struct file_operations rust_lb_bench_fops = {
-	.open		= rust_lb_bench_open,
-	.read		= seq_read,
-	.write		= rust_lb_bench_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(rust_lb_bench);
 
 static int __init sched_rust_lb_bench_init(void)
 {

@@ -61,11 +61,6 @@ static int rust_lb_counters_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int rust_lb_counters_open(struct inode *inode, struct file *filp)
-{
-	return single_open(filp, rust_lb_counters_show, NULL);
-}
-
 /* Writing "0" resets every counter; anything else is refused. */
 static ssize_t rust_lb_counters_write(struct file *filp, const char __user *ubuf,
 				      size_t cnt, loff_t *ppos)
@@ -85,13 +80,7 @@ static ssize_t rust_lb_counters_write(struct file *filp, const char __user *ubuf
 	return cnt;
 }
 
-static const struct file_operations rust_lb_counters_fops = {
-	.open		= rust_lb_counters_open,
-	.read		= seq_read,
-	.write		= rust_lb_counters_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(rust_lb_counters);
 
 static int __init sched_rust_lb_counters_init(void)
 {
