@@ -25,8 +25,10 @@
 #   DEBUG=1      the debug kernel (lockdep, PROVE_RCU, KASAN, UBSAN, Rust
 #                debug assertions) in .../obj-debug
 #   make run:    CASES=a,b  ITERATIONS=n  DURATION=s  ICOUNT=1 (virtual
-#                clock)  QUICK=1 (smoke test)  OUT=dir (default
-#                $(BUILD)/results/<timestamp>)
+#                clock)  QUICK=1 (smoke test)  SEED=1 (the seeds' long
+#                settings, ~15 min)  OUT=dir (default
+#                $(BUILD)/results/<timestamp>); its own topology (two
+#                LLCs of 4, two nodes) unless TOPOLOGY is given
 #   STRESS_SECONDS=N  length of the stress selftest (make stress: 300)
 #   SKIP_DEBUG=1 make test without the debug-kernel stage (faster loop)
 #   SHELL_TIMEOUT=s  how long make shell may last (default a day)
@@ -102,7 +104,7 @@ guest: tree
 	@$(OVERLAY)/tools/mkinitramfs $(OVERLAY) $(KSRC) $(GUEST)
 
 # The main job: the A/B experiment (Documentation/experiment.rst).
-# CASES=a,b ITERATIONS=n DURATION=s ICOUNT=1 QUICK=1 select what it runs.
+# CASES=a,b ITERATIONS=n DURATION=s ICOUNT=1 QUICK=1 SEED=1 select what it runs.
 # virtme-ng: the kernel with what vng needs (VNG=1: virtio, 9p), then vng
 # from a venv under $(BUILD), booting it with the host's root file system.
 VNG_VENV := $(BUILD)/vng-venv
@@ -122,10 +124,12 @@ VNG_CPUS ?= 4
 
 # The options are checked before anything is built.
 EXPERIMENT = $(OVERLAY)/tools/experiment --kernel $(O)/vmlinux \
-		--initrd $(GUEST)/initramfs.cpio.gz --topology $(TOPOLOGY) --accel $(ACCEL) \
+		--initrd $(GUEST)/initramfs.cpio.gz --accel $(ACCEL) \
+		$(if $(filter-out file,$(origin TOPOLOGY)),--topology $(TOPOLOGY)) \
 		$(if $(CASES),--cases $(CASES)) $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
 		$(if $(DURATION),--duration $(DURATION)) $(if $(filter 1,$(ICOUNT)),--icount) \
-		$(if $(filter 1,$(QUICK)),--quick) $(if $(OUT),--out $(OUT))
+		$(if $(filter 1,$(QUICK)),--quick) $(if $(filter 1,$(SEED)),--seed-settings) \
+		$(if $(OUT),--out $(OUT))
 run:
 	@$(EXPERIMENT) --check
 	@$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile kernel guest

@@ -487,3 +487,33 @@ pub fn serialize_should_try(serialize_due_feature: bool, balance_due: bool) -> b
 pub fn ttwu_wakelist_same_llc(nr_running: u32, wakee_on_cpu: bool, queue_idle: bool) -> bool {
     nr_running == 0 && (queue_idle || wakee_on_cpu)
 }
+
+// Host tests beside the arithmetic they test: `cargo test` of
+// `tools/lb-math` compiles this module, the kernel build never does
+// (`cfg(test)` is off there).  A mechanism's decision and its tests can so
+// live in this one file; the larger property tests are in
+// `tools/lb-math/tests/`.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serialize_tries_every_visit_unless_told_to_wait_until_due() {
+        for due in [false, true] {
+            assert!(serialize_should_try(false, due));
+            assert_eq!(serialize_should_try(true, due), due);
+        }
+    }
+
+    #[test]
+    fn wakelist_same_llc_only_for_an_empty_wakee_runqueue() {
+        for nr in [0, 1, 2, u32::MAX] {
+            for on_cpu in [false, true] {
+                let q = ttwu_wakelist_same_llc(nr, on_cpu, true);
+                assert_eq!(q, nr == 0, "TTWU_QUEUE_IDLE: nr_running {nr}");
+                let q = ttwu_wakelist_same_llc(nr, on_cpu, false);
+                assert_eq!(q, nr == 0 && on_cpu, "pre-2022 rule: nr_running {nr}");
+            }
+        }
+    }
+}

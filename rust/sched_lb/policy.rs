@@ -50,12 +50,11 @@ pub(crate) fn ilb_budget(env: &LbEnv, ilb_util: bool) -> u32 {
         .clamp(1, nr_groups.max(1))
 }
 
-/// End of `update_sd_lb_stats()`'s scan: account a newidle scan that ran
-/// under a budget (and borrow the snapshot when it stopped early), or, in
-/// periodic balance, publish the next scan depth and the snapshot
-/// (`update_ilb_group_scan()` of the RFC).  `budget` is what
-/// [`ilb_budget`] returned for this scan: a newidle scan without one has
-/// nothing to account, and needs no second LLC lookup.
+/// End of `update_sd_lb_stats()`'s scan: account a newidle scan of the LLC
+/// domain in either state of ILB_UTIL (and, under a budget, borrow the
+/// snapshot when it stopped early), or, in periodic balance with ILB_UTIL,
+/// publish the next scan depth and the snapshot (`update_ilb_group_scan()`
+/// of the RFC).  `budget` is what [`ilb_budget`] returned for this scan.
 pub(crate) fn ilb_done(
     env: &LbEnv,
     stats: &SdLbStats,
@@ -67,7 +66,7 @@ pub(crate) fn ilb_done(
 ) {
     count!(rust_calls_update_ilb_group_scan);
     let newidle = env.idle() == IdleType::NewlyIdle;
-    if !ilb_util || (newidle && budget == 0) {
+    if !ilb_util && !newidle {
         return;
     }
     let Some(sds) = llc_shared(env) else {
@@ -75,13 +74,15 @@ pub(crate) fn ilb_done(
     };
     let sd = env.sd();
     if newidle {
+        // The groups a newidle balance of the LLC domain visits, counted
+        // with ILB_UTIL on and off alike: the experiment compares them.
         count!(newidle_scans);
         count!(newidle_groups_scanned, u64::from(scanned));
         count!(
             newidle_groups_skipped,
             u64::from(sd.nr_groups().saturating_sub(scanned)),
         );
-        if truncated {
+        if ilb_util && budget != 0 && truncated {
             count!(newidle_scans_truncated);
             let (load, capacity) = sds.ilb_snapshot();
             if capacity != 0 {

@@ -34,6 +34,35 @@ use kernel::sched::{
 /// Prefix of this crate's log messages.
 const __LOG_PREFIX: &[u8] = b"sched_rust_lb\0";
 
+/// Defines an entry point of the C shims: `#[no_mangle]`, and checked at
+/// build time against its prototype in `rust_lb.h` as bindgen reads it.
+/// Both function items must coerce to one function pointer type, so a
+/// parameter or return type that differs on either side of the seam fails
+/// the build ("`if` and `else` have incompatible types").
+macro_rules! entry {
+    (@check $name:ident) => {
+        const _: () = {
+            if true {
+                bindings::$name
+            } else {
+                $name
+            };
+        };
+    };
+    ($(#[$attr:meta])* pub unsafe extern "C" fn $name:ident $($rest:tt)*) => {
+        $(#[$attr])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $name $($rest)*
+        entry!(@check $name);
+    };
+    ($(#[$attr:meta])* pub extern "C" fn $name:ident $($rest:tt)*) => {
+        $(#[$attr])*
+        #[no_mangle]
+        pub extern "C" fn $name $($rest)*
+        entry!(@check $name);
+    };
+}
+
 // The arithmetic's migration types are the C enum's values (`ty as u32`
 // converts, see `math::MigrationType`): checked when the crate is built.
 const _: () = {
@@ -44,145 +73,156 @@ const _: () = {
     assert!(M::Misfit as u32 == bindings::migration_type_migrate_misfit);
 };
 
-/// ILB_UTIL's newidle scan depth: how many of `nr_groups` groups a newly
-/// idle CPU scans when the domain's `span_weight` CPUs run `sum_util`.
-///
-/// Called from C as `rust_lb_ilb_scan_depth()`; see [`math::ilb_scan_depth`].
-#[no_mangle]
-pub extern "C" fn rust_lb_ilb_scan_depth(nr_groups: u32, sum_util: u64, span_weight: u32) -> u32 {
-    math::ilb_scan_depth(nr_groups, sum_util, span_weight)
+entry! {
+    /// ILB_UTIL's newidle scan depth: how many of `nr_groups` groups a newly
+    /// idle CPU scans when the domain's `span_weight` CPUs run `sum_util`.
+    ///
+    /// Called from C as `rust_lb_ilb_scan_depth()`; see [`math::ilb_scan_depth`].
+    pub extern "C" fn rust_lb_ilb_scan_depth(nr_groups: u32, sum_util: u64, span_weight: u32) -> u32 {
+        math::ilb_scan_depth(nr_groups, sum_util, span_weight)
+    }
 }
 
-/// Publishes SIS_UTIL's wakeup scan depth for the LLC of `env`.
-///
-/// # Safety
-///
-/// `env` is the environment of a balance in progress on this CPU, called
-/// inside that balance's RCU read-side critical section.
-#[no_mangle]
-pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan(env: *mut bindings::lb_env, sum_util: u64) {
-    // SAFETY: the caller's promise is `LbEnv::from_raw()`'s contract.
-    let env = unsafe { LbEnv::from_raw(env) };
-    policy::update_idle_cpu_scan(env, sum_util);
+entry! {
+    /// Publishes SIS_UTIL's wakeup scan depth for the LLC of `env`.
+    ///
+    /// # Safety
+    ///
+    /// `env` is the environment of a balance in progress on this CPU, called
+    /// inside that balance's RCU read-side critical section.
+    pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan(env: *mut bindings::lb_env, sum_util: u64) {
+        // SAFETY: the caller's promise is `LbEnv::from_raw()`'s contract.
+        let env = unsafe { LbEnv::from_raw(env) };
+        policy::update_idle_cpu_scan(env, sum_util);
+    }
 }
 
-/// SIS_UTIL's depth for the given inputs, for RUST_LB_VERIFY to compare
-/// with the C; see [`math::sis_util_nr_idle_scan`].
-#[no_mangle]
-pub extern "C" fn rust_lb_sis_util_scan(sum_util: u64, llc_weight: u32, imbalance_pct: u32) -> u32 {
-    math::sis_util_nr_idle_scan(sum_util, llc_weight, imbalance_pct)
+entry! {
+    /// SIS_UTIL's depth for the given inputs, for RUST_LB_VERIFY to compare
+    /// with the C; see [`math::sis_util_nr_idle_scan`].
+    pub extern "C" fn rust_lb_sis_util_scan(sum_util: u64, llc_weight: u32, imbalance_pct: u32) -> u32 {
+        math::sis_util_nr_idle_scan(sum_util, llc_weight, imbalance_pct)
+    }
 }
 
-/// ILB_UTIL: groups the balance of `env` may scan, 0 for all.
-///
-/// # Safety
-///
-/// As for [`rust_lb_update_idle_cpu_scan`].
-#[no_mangle]
-pub unsafe extern "C" fn rust_lb_ilb_budget(env: *mut bindings::lb_env, ilb_util: bool) -> c_uint {
-    // SAFETY: as above.
-    let env = unsafe { LbEnv::from_raw(env) };
-    policy::ilb_budget(env, ilb_util)
+entry! {
+    /// ILB_UTIL: groups the balance of `env` may scan, 0 for all.
+    ///
+    /// # Safety
+    ///
+    /// As for [`rust_lb_update_idle_cpu_scan`].
+    pub unsafe extern "C" fn rust_lb_ilb_budget(env: *mut bindings::lb_env, ilb_util: bool) -> c_uint {
+        // SAFETY: as above.
+        let env = unsafe { LbEnv::from_raw(env) };
+        policy::ilb_budget(env, ilb_util)
+    }
 }
 
-/// ILB_UTIL: end of the group scan of `update_sd_lb_stats()`.
-///
-/// # Safety
-///
-/// As for [`rust_lb_update_idle_cpu_scan`]; `sds` is that balance's
-/// domain statistics.
-#[no_mangle]
-pub unsafe extern "C" fn rust_lb_ilb_done(
-    env: *mut bindings::lb_env,
-    sds: *mut bindings::sd_lb_stats,
-    sum_util: u64,
-    budget: c_uint,
-    scanned: c_uint,
-    truncated: bool,
-    ilb_util: bool,
-) {
-    // SAFETY: as above, for both pointers.
-    let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
-    policy::ilb_done(env, sds, sum_util, budget, scanned, truncated, ilb_util);
+entry! {
+    /// ILB_UTIL: end of the group scan of `update_sd_lb_stats()`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`rust_lb_update_idle_cpu_scan`]; `sds` is that balance's
+    /// domain statistics.
+    pub unsafe extern "C" fn rust_lb_ilb_done(
+        env: *mut bindings::lb_env,
+        sds: *mut bindings::sd_lb_stats,
+        sum_util: u64,
+        budget: c_uint,
+        scanned: c_uint,
+        truncated: bool,
+        ilb_util: bool,
+    ) {
+        // SAFETY: as above, for both pointers.
+        let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
+        policy::ilb_done(env, sds, sum_util, budget, scanned, truncated, ilb_util);
+    }
 }
 
-/// Whether `sched_balance_newidle()` skips balancing.
-///
-/// # Safety
-///
-/// `this_rq` is the runqueue of the calling CPU and `sd` null or its lowest
-/// domain, obtained inside the RCU read-side critical section the caller
-/// is in.
-#[no_mangle]
-pub unsafe extern "C" fn rust_lb_newidle_skip(
-    this_rq: *mut bindings::rq,
-    sd: *mut bindings::sched_domain,
-    rd_overloaded: bool,
-    rd_overload: bool,
-) -> bool {
-    // SAFETY: runqueues live forever; `sd` is protected by the caller's RCU
-    // read-side critical section for the duration of this call.
-    let (rq, sd) = unsafe { (Rq::from_raw(this_rq), SchedDomain::from_raw(sd)) };
-    policy::newidle_skip(rq, sd, rd_overloaded, rd_overload)
+entry! {
+    /// Whether `sched_balance_newidle()` skips balancing.
+    ///
+    /// # Safety
+    ///
+    /// `this_rq` is the runqueue of the calling CPU and `sd` null or its lowest
+    /// domain, obtained inside the RCU read-side critical section the caller
+    /// is in.
+    pub unsafe extern "C" fn rust_lb_newidle_skip(
+        this_rq: *mut bindings::rq,
+        sd: *mut bindings::sched_domain,
+        rd_overloaded: bool,
+        rd_overload: bool,
+    ) -> bool {
+        // SAFETY: runqueues live forever; `sd` is protected by the caller's RCU
+        // read-side critical section for the duration of this call.
+        let (rq, sd) = unsafe { (Rq::from_raw(this_rq), SchedDomain::from_raw(sd)) };
+        policy::newidle_skip(rq, sd, rd_overloaded, rd_overload)
+    }
 }
 
-/// The same-LLC wakelist condition of `ttwu_queue_cond()`, for a wakee CPU
-/// of the waker's LLC other than the waker's own: the caller has taken the
-/// cross-LLC and same-CPU exits, then sampled the wakee runqueue's
-/// `nr_running` once, so that its C twin sees the same value.
-/// `wakee_on_cpu` is what `WF_ON_CPU` said before 2022: the caller saw the
-/// wakee still descheduling on that CPU.
-#[no_mangle]
-pub extern "C" fn rust_lb_ttwu_queue_cond(
-    nr_running: c_uint,
-    wakee_on_cpu: bool,
-    queue_idle: bool,
-) -> bool {
-    policy::ttwu_queue_cond(nr_running, wakee_on_cpu, queue_idle)
+entry! {
+    /// The same-LLC wakelist condition of `ttwu_queue_cond()`, for a wakee CPU
+    /// of the waker's LLC other than the waker's own: the caller has taken the
+    /// cross-LLC and same-CPU exits, then sampled the wakee runqueue's
+    /// `nr_running` once, so that its C twin sees the same value.
+    /// `wakee_on_cpu` is what `WF_ON_CPU` said before 2022: the caller saw the
+    /// wakee still descheduling on that CPU.
+    pub extern "C" fn rust_lb_ttwu_queue_cond(
+        nr_running: c_uint,
+        wakee_on_cpu: bool,
+        queue_idle: bool,
+    ) -> bool {
+        policy::ttwu_queue_cond(nr_running, wakee_on_cpu, queue_idle)
+    }
 }
 
-/// `calculate_imbalance()` when the local group has spare capacity.
-///
-/// # Safety
-///
-/// As for [`rust_lb_ilb_done`].
-#[no_mangle]
-pub unsafe extern "C" fn rust_lb_spare_imbalance(
-    env: *mut bindings::lb_env,
-    sds: *mut bindings::sd_lb_stats,
-    llc_spread: bool,
-) {
-    // SAFETY: as above, for both pointers.
-    let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
-    policy::spare_imbalance(env, sds, llc_spread);
+entry! {
+    /// `calculate_imbalance()` when the local group has spare capacity.
+    ///
+    /// # Safety
+    ///
+    /// As for [`rust_lb_ilb_done`].
+    pub unsafe extern "C" fn rust_lb_spare_imbalance(
+        env: *mut bindings::lb_env,
+        sds: *mut bindings::sd_lb_stats,
+        llc_spread: bool,
+    ) {
+        // SAFETY: as above, for both pointers.
+        let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
+        policy::spare_imbalance(env, sds, llc_spread);
+    }
 }
 
-/// Whether to try `sched_balance_running` for a serialized domain.
-#[no_mangle]
-pub extern "C" fn rust_lb_serialize_try(due: bool, serialize_due: bool) -> bool {
-    policy::serialize_try(due, serialize_due)
+entry! {
+    /// Whether to try `sched_balance_running` for a serialized domain.
+    pub extern "C" fn rust_lb_serialize_try(due: bool, serialize_due: bool) -> bool {
+        policy::serialize_try(due, serialize_due)
+    }
 }
 
-/// `get_llc_shared()` on its own, for the helpers' benchmark: the LLC
-/// state of `env`'s destination CPU when `env->sd` is its LLC domain, else
-/// null.
-///
-/// # Safety
-///
-/// As for [`rust_lb_update_idle_cpu_scan`].
-#[no_mangle]
-pub unsafe extern "C" fn rust_lb_get_llc_shared(
-    env: *mut bindings::lb_env,
-) -> *mut bindings::sched_domain_shared {
-    // SAFETY: as above.
-    let env = unsafe { LbEnv::from_raw(env) };
-    policy::llc_shared(env).map_or(core::ptr::null_mut(), |sds| sds.as_raw())
+entry! {
+    /// `get_llc_shared()` on its own, for the helpers' benchmark: the LLC
+    /// state of `env`'s destination CPU when `env->sd` is its LLC domain, else
+    /// null.
+    ///
+    /// # Safety
+    ///
+    /// As for [`rust_lb_update_idle_cpu_scan`].
+    pub unsafe extern "C" fn rust_lb_get_llc_shared(
+        env: *mut bindings::lb_env,
+    ) -> *mut bindings::sched_domain_shared {
+        // SAFETY: as above.
+        let env = unsafe { LbEnv::from_raw(env) };
+        policy::llc_shared(env).map_or(core::ptr::null_mut(), |sds| sds.as_raw())
+    }
 }
 
-/// Checks every CPU's domain hierarchy (see `check::check_topology`):
-/// domains visited in the high 32 bits, mismatches in the low 32 bits.
-#[no_mangle]
-pub extern "C" fn rust_lb_check_topology() -> u64 {
-    let r = check::check_topology();
-    (u64::from(r.domains) << 32) | u64::from(r.mismatches)
+entry! {
+    /// Checks every CPU's domain hierarchy (see `check::check_topology`):
+    /// domains visited in the high 32 bits, mismatches in the low 32 bits.
+    pub extern "C" fn rust_lb_check_topology() -> u64 {
+        let r = check::check_topology();
+        (u64::from(r.domains) << 32) | u64::from(r.mismatches)
+    }
 }

@@ -42,6 +42,7 @@ enum rust_lb_check {
 
 void sched_rust_lb_count(unsigned int counter, u64 n);
 void sched_rust_lb_verify(unsigned int check, bool match);
+void sched_rust_lb_placement_tick(struct rq *rq);
 
 #ifdef CONFIG_SCHED_RUST_LB
 
@@ -59,11 +60,12 @@ struct rq *sched_rust_lb_cpu_rq(int cpu);
 u64 sched_rust_lb_rq_avg_idle(struct rq *rq);
 #endif /* CONFIG_SCHED_RUST_LB */
 
-#ifndef __BINDGEN__
 /*
  * Implemented in Rust: kernel/sched/rust_lb/sched_lb.rs.  Declared
  * in every configuration: the shims call them under rust_lb_on(), which
  * is false without CONFIG_SCHED_RUST_LB, so the calls compile away.
+ * bindgen reads them too: each Rust definition (entry! in sched_lb.rs) is
+ * checked against its prototype here when the crate is built.
  */
 u32 rust_lb_ilb_scan_depth(u32 nr_groups, u64 sum_util, u32 span_weight);
 void rust_lb_update_idle_cpu_scan(struct lb_env *env, u64 sum_util);
@@ -83,7 +85,6 @@ struct sched_domain_shared *rust_lb_get_llc_shared(struct lb_env *env);
 u64 rust_lb_check_topology(void);
 /* The stock C twin of rust_lb_spare_imbalance(), for the benchmark (fair.c). */
 void sched_rust_lb_c_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds);
-#endif
 
 /*
  * For the C shims, after sched.h: whether to take the Rust path, and the
@@ -105,6 +106,16 @@ static inline void rust_lb_count(unsigned int counter, u64 n)
 {
 	if (IS_ENABLED(CONFIG_SCHED_RUST_LB))
 		sched_rust_lb_count(counter, n);
+}
+
+/*
+ * sched_tick(): sample task placement for the experiments, in every
+ * feature position, only while schedstats are enabled (rust_lb/placement.c).
+ */
+static inline void rust_lb_placement_tick(struct rq *rq)
+{
+	if (IS_ENABLED(CONFIG_SCHED_RUST_LB) && schedstat_enabled())
+		sched_rust_lb_placement_tick(rq);
 }
 
 static inline void rust_lb_verify(unsigned int check, bool match)

@@ -40,6 +40,12 @@ RUST_LB_COUNTER(idle_cpus_underflow_avoided)
 RUST_LB_COUNTER(serialize_attempts)
 RUST_LB_COUNTER(serialize_skipped_not_due)
 RUST_LB_COUNTER(serialize_contended)
+RUST_LB_COUNTER(serialize_due)
+
+/* Placement, sampled at the tick while schedstats are on (both states). */
+RUST_LB_COUNTER(placement_ticks)
+RUST_LB_COUNTER(placement_stacked)
+RUST_LB_COUNTER(placement_stacked_idle)
 
 /* RUST_LB_VERIFY */
 RUST_LB_COUNTER(verify_checks)

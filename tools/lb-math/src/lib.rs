@@ -2,9 +2,9 @@
 
 //! Host build of `rust/sched_lb/math.rs` (the kernel's load-balancing
 //! arithmetic), with the lints the kernel applies to it, so that its tests
-//! in `tests/` can run with cargo.
+//! in `tests/` (and the unit tests in `math.rs` itself) can run with cargo.
 
-#![no_std]
+#![cfg_attr(not(test), no_std)]
 #![forbid(unsafe_code)]
 #![warn(
     missing_docs,

@@ -25,6 +25,8 @@ pub struct Run {
     pub cmd: String,
     /// The numeric fields of the workload's JSON line.
     pub metrics: BTreeMap<String, f64>,
+    /// The project's counters and, as `kstat.NAME`, the run's `kstat`
+    /// (deltas of /proc/schedstat, /proc/interrupts, ...).
     pub counters: BTreeMap<String, f64>,
     pub duration_s: f64,
     pub error: Option<String>,
@@ -100,7 +102,14 @@ fn parse_run(o: &Map<String, Value>) -> Result<Run, String> {
             .unwrap_or("")
             .to_string(),
         metrics: num_map(o.get("metrics"), "metrics")?,
-        counters: num_map(o.get("counters"), "counters")?,
+        counters: {
+            // The kernel's own accounting joins the counters as kstat.NAME.
+            let mut c = num_map(o.get("counters"), "counters")?;
+            for (k, v) in num_map(o.get("kstat"), "kstat")? {
+                c.insert(format!("kstat.{k}"), v);
+            }
+            c
+        },
         duration_s: o.get("duration_s").and_then(Value::as_f64).unwrap_or(0.0),
         error: o.get("error").and_then(Value::as_str).map(str::to_string),
     })

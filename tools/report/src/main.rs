@@ -4,22 +4,25 @@
 
 use report::summary::{meta_ratios, summarize, Ratio};
 use report::table::{render, CounterView, View};
-use report::{input, plot};
+use report::{headline, input, plot};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: report [--clock tcg|icount|NAME] [--out DIR] [--font TTF] [--no-plots]
               [--counters per-second|per-run] [--all-counters]
-              [--ratio NAME=NUM/DEN]... [--quiet] RESULTS.jsonl|-
+              [--ratio NAME=NUM/DEN]... [--rst FILE] [--quiet] RESULTS.jsonl|-
 
 Reads the RESULT lines of tools/guest/experiment (the `RESULT ` prefix is
-optional; other console lines are skipped) and prints a table like mmtests'
-compare-kernels: per case and workload, baseline = feature off, compare =
-feature on, Amean (latencies, times) or Hmean (rates), the difference in
-percent (positive = better) and *x.xx%* where it is significant (beyond the
-sum of the two 95% confidence half-widths, Student t), with the counters
-per second of run (or per run) beside them.
+optional; other console lines are skipped) and prints first the headline:
+per case its two primary measures (the case table's effect and benefit,
+the meta line's \"primary\") off and on, the difference with its 95% CI,
+Welch's and the paired t-test and whether the seed's claim is reproduced;
+then a table like mmtests' compare-kernels: per case and workload,
+baseline = feature off, compare = feature on, Amean (latencies, times) or
+Hmean (rates), the difference in percent (positive = better) and *x.xx%*
+where Welch's two-sample t-test gives p < 0.05, with the counters per
+second of run (or per run) beside them.
 
   --clock NAME   the clock the results were taken on (default: the meta
                  line's \"clock\", else \"unknown\")
@@ -35,6 +38,7 @@ per second of run (or per run) beside them.
   --ratio N=A/B  add counter ratio N = A/B per run, besides the meta line's
                  \"ratios\" (e.g. groups_per_newidle_scan=
                  newidle_groups_scanned/newidle_scans)
+  --rst FILE     write the headline as reStructuredText to FILE
   --quiet        do not print the table";
 
 struct Args {
@@ -44,6 +48,7 @@ struct Args {
     plots: bool,
     view: View,
     ratios: Vec<Ratio>,
+    rst: Option<PathBuf>,
     quiet: bool,
     input: PathBuf,
 }
@@ -56,6 +61,7 @@ fn parse_args() -> Result<Args, String> {
         plots: true,
         view: View::default(),
         ratios: Vec::new(),
+        rst: None,
         quiet: false,
         input: PathBuf::new(),
     };
@@ -74,6 +80,7 @@ fn parse_args() -> Result<Args, String> {
             "--no-plots" => a.plots = false,
             "--all-counters" => a.view.all_counters = true,
             "--quiet" => a.quiet = true,
+            "--rst" => a.rst = Some(PathBuf::from(val("--rst")?)),
             "--counters" => {
                 a.view.counters = match val("--counters")?.as_str() {
                     "per-second" => CounterView::PerSecond,
@@ -122,7 +129,17 @@ fn run(a: &Args) -> Result<(), String> {
     ratios.retain(|r| !a.ratios.iter().any(|q| q.name == r.name));
     ratios.extend(a.ratios.iter().cloned());
     let s = summarize(&inp, &clock, &ratios);
-    let table = render(&s, a.view);
+    let head = headline::headline(&inp, &ratios);
+    let mut table = String::new();
+    if !head.is_empty() {
+        table += &headline::render_text(&head, &inp.meta);
+        table.push('\n');
+    }
+    table += &render(&s, a.view);
+    if let Some(rst) = &a.rst {
+        std::fs::write(rst, headline::render_rst(&head, &inp.meta))
+            .map_err(|e| format!("{}: {e}", rst.display()))?;
+    }
     if !a.quiet {
         print!("{table}");
     }
@@ -135,7 +152,9 @@ fn run(a: &Args) -> Result<(), String> {
         std::fs::write(&p, data).map_err(|e| format!("{}: {e}", p.display()))
     };
     write("report.txt", &table)?;
-    let json = serde_json::to_string_pretty(&s).map_err(|e| e.to_string())?;
+    let mut json = serde_json::to_value(&s).map_err(|e| e.to_string())?;
+    json["headline"] = serde_json::to_value(&head).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
     write("report.json", &(json + "\n"))?;
     if a.plots {
         let text = plot::load_font(&a.font);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-//! The statistics of the report: means, Student t confidence intervals and
-//! the significance rule of mmtests' compare-kernels.
+//! The statistics of the report: means, Student t confidence intervals,
+//! Welch and paired t-tests and the two one-sided tests of equivalence.
 
 /// Arithmetic mean; `None` for no data.
 pub fn amean(xs: &[f64]) -> Option<f64> {
@@ -178,11 +178,177 @@ pub fn ci95_hmean(xs: &[f64]) -> Option<f64> {
     Some(h * h * ci95_amean(&inv)?)
 }
 
-/// compare-kernels' rule: the difference of the means is significant when
-/// it exceeds the sum of the two confidence-interval half-widths.  `None`
-/// when an interval is unknown (fewer than two runs).
-pub fn significant(base: f64, base_ci: Option<f64>, cmp: f64, cmp_ci: Option<f64>) -> Option<bool> {
-    Some((cmp - base).abs() > base_ci? + cmp_ci?)
+/// Mean and sample variance (n - 1) for the t-tests.  A constant sample
+/// gives its value and an exact 0, not the rounding noise of the sums, so
+/// that "no variance" is recognised.  `None` below two values or on a
+/// value that is not finite.
+fn mean_var(xs: &[f64]) -> Option<(f64, f64)> {
+    if xs.len() < 2 || xs.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    if xs.iter().all(|&x| x == xs[0]) {
+        return Some((xs[0], 0.0));
+    }
+    let m = amean(xs)?;
+    let s = stddev(xs)?;
+    Some((m, s * s))
+}
+
+/// A two-sample t-test of compare against baseline.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct TTest {
+    /// mean(compare) - mean(baseline).
+    pub diff: f64,
+    /// Lower end of the two-sided 95% confidence interval of `diff`.
+    pub lo: f64,
+    /// Upper end of the two-sided 95% confidence interval of `diff`.
+    pub hi: f64,
+    /// Two-sided p-value of "the means are equal".
+    pub p: f64,
+    /// Degrees of freedom of the t distribution used.
+    pub df: f64,
+}
+
+/// The test of `diff` with standard error `se` against t(`df`).  With no
+/// variance (`se` = 0) the difference is known exactly: p = 1 and the
+/// interval [0, 0] when it is 0, p = 0 and [diff, diff] otherwise.
+fn t_test(diff: f64, se: f64, df: f64) -> TTest {
+    if se == 0.0 {
+        let p = if diff == 0.0 { 1.0 } else { 0.0 };
+        return TTest {
+            diff,
+            lo: diff,
+            hi: diff,
+            p,
+            df,
+        };
+    }
+    let p = (2.0 * t_cdf(-(diff / se).abs(), df)).clamp(0.0, 1.0);
+    let half = t_quantile(0.975, df) * se;
+    TTest {
+        diff,
+        lo: diff - half,
+        hi: diff + half,
+        p,
+        df,
+    }
+}
+
+/// Difference of the means, its Welch standard error
+/// √(s₁²/n₁ + s₂²/n₂), the Welch–Satterthwaite degrees of freedom
+/// (s₁²/n₁ + s₂²/n₂)² / ((s₁²/n₁)²/(n₁-1) + (s₂²/n₂)²/(n₂-1)) and the
+/// baseline mean.  With no variance on either side the degrees of freedom
+/// are 0/0; n₁ + n₂ - 2 is given instead.  `None` below two values on a
+/// side or when a value, the variance or the difference is not finite.
+fn welch_parts(base: &[f64], cmp: &[f64]) -> Option<(f64, f64, f64, f64)> {
+    let (mb, vb) = mean_var(base)?;
+    let (mc, vc) = mean_var(cmp)?;
+    let (nb, nc) = (base.len() as f64, cmp.len() as f64);
+    let (qb, qc) = (vb / nb, vc / nc);
+    let se2 = qb + qc;
+    let diff = mc - mb;
+    if !se2.is_finite() || !diff.is_finite() {
+        return None;
+    }
+    if se2 == 0.0 {
+        return Some((diff, 0.0, nb + nc - 2.0, mb));
+    }
+    // Shares of the variance, so that nothing is squared to overflow.
+    let (rb, rc) = (qb / se2, qc / se2);
+    let df = 1.0 / (rb * rb / (nb - 1.0) + rc * rc / (nc - 1.0));
+    Some((diff, se2.sqrt(), df, mb))
+}
+
+/// Welch's unequal-variance two-sample t-test of mean(cmp) - mean(base),
+/// with the Welch–Satterthwaite degrees of freedom.  `None` below two
+/// values on a side or on a value that is not finite.  When neither side
+/// varies: p = 1 and [0, 0] for equal means, p = 0 and [diff, diff]
+/// otherwise.
+pub fn welch(base: &[f64], cmp: &[f64]) -> Option<TTest> {
+    let (diff, se, df, _) = welch_parts(base, cmp)?;
+    Some(t_test(diff, se, df))
+}
+
+/// Paired t-test of the differences cmp[i] - base[i] (the same workload
+/// run on both kernels in turn): mean d̄, se = s(d)/√n, df = n - 1.
+/// `None` on unequal lengths, below two pairs or on a value that is not
+/// finite.  When the differences do not vary: p = 1 and [0, 0] for d̄ = 0,
+/// p = 0 and [d̄, d̄] otherwise.
+pub fn paired(base: &[f64], cmp: &[f64]) -> Option<TTest> {
+    if base.len() != cmp.len() || base.iter().chain(cmp).any(|x| !x.is_finite()) {
+        return None;
+    }
+    let d: Vec<f64> = cmp.iter().zip(base).map(|(c, b)| c - b).collect();
+    let (m, v) = mean_var(&d)?;
+    let n = d.len() as f64;
+    Some(t_test(m, (v / n).sqrt(), n - 1.0))
+}
+
+/// Result of an equivalence test.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Tost {
+    /// The larger of the two one-sided p-values.
+    pub p: f64,
+    /// The absolute equivalence margin: the difference of the means is
+    /// tested to lie within ±`margin`.
+    pub margin: f64,
+    /// `p` < 0.05: the means are equivalent within the margin.
+    pub equivalent: bool,
+}
+
+/// Schuirmann's two one-sided tests (TOST) of equivalence, each a Welch
+/// test: H₀ diff ≤ -δ against t = (diff + δ)/se and H₀ diff ≥ δ against
+/// t = (diff - δ)/se, with δ = `margin_rel` · |mean(base)| and diff =
+/// mean(cmp) - mean(base).  Equivalence at α = 0.05 (the same as the 90%
+/// interval of diff lying inside ±δ) when both are rejected, i.e. the
+/// larger p-value is below 0.05.  When neither side varies, equivalent
+/// exactly when |diff| < δ (p = 0, else p = 1).  `None` below two values
+/// on a side, for a value or `margin_rel` that is not finite, a negative
+/// `margin_rel`, or mean(base) = 0.
+pub fn tost(base: &[f64], cmp: &[f64], margin_rel: f64) -> Option<Tost> {
+    if !margin_rel.is_finite() || margin_rel < 0.0 {
+        return None;
+    }
+    let (diff, se, df, mb) = welch_parts(base, cmp)?;
+    if mb == 0.0 {
+        return None;
+    }
+    let margin = margin_rel * mb.abs();
+    let p = if se == 0.0 {
+        if diff.abs() < margin {
+            0.0
+        } else {
+            1.0
+        }
+    } else {
+        let p_lower = t_cdf(-(diff + margin) / se, df);
+        let p_upper = t_cdf((diff - margin) / se, df);
+        p_lower.max(p_upper).clamp(0.0, 1.0)
+    };
+    Some(Tost {
+        p,
+        margin,
+        equivalent: p < 0.05,
+    })
+}
+
+/// The smallest relative margin (a fraction of |mean(base)|) at which
+/// [`tost`] concludes equivalence at α = 0.05, for "equivalent within
+/// X%": (|diff| + t(0.95, df) · se) / |mean(base)| with the Welch se and
+/// df, the far end of the 90% interval of diff.  It is the bound itself,
+/// where p = 0.05 exactly: any larger margin is equivalent.  `None` where
+/// [`tost`] is.
+pub fn min_equivalence_margin(base: &[f64], cmp: &[f64]) -> Option<f64> {
+    let (diff, se, df, mb) = welch_parts(base, cmp)?;
+    if mb == 0.0 {
+        return None;
+    }
+    let reach = if se == 0.0 {
+        0.0
+    } else {
+        t_quantile(0.95, df) * se
+    };
+    Some((diff.abs() + reach) / mb.abs())
 }
 
 /// Which way is better for a quantity.
@@ -301,35 +467,6 @@ mod tests {
     }
 
     #[test]
-    fn significance_rule() {
-        // Tight samples far apart: significant.
-        let b = [100.0, 101.0, 99.0, 100.5, 99.5];
-        let c = [120.0, 121.0, 119.0, 120.5, 119.5];
-        let s = significant(
-            amean(&b).unwrap(),
-            ci95_amean(&b),
-            amean(&c).unwrap(),
-            ci95_amean(&c),
-        );
-        assert_eq!(s, Some(true));
-        // Wide, overlapping samples with a similar mean difference: not.
-        let b = [80.0, 120.0, 100.0];
-        let c = [95.0, 140.0, 125.0];
-        let s = significant(
-            amean(&b).unwrap(),
-            ci95_amean(&b),
-            amean(&c).unwrap(),
-            ci95_amean(&c),
-        );
-        assert_eq!(s, Some(false));
-        // Exactly at the bound is not significant (strictly greater).
-        assert_eq!(significant(10.0, Some(1.0), 12.0, Some(1.0)), Some(false));
-        assert_eq!(significant(10.0, Some(1.0), 12.001, Some(1.0)), Some(true));
-        // One run: unknown.
-        assert_eq!(significant(10.0, None, 20.0, Some(1.0)), None);
-    }
-
-    #[test]
     fn percentages_are_signed_as_gains() {
         // Latency 100 -> 90 is a 10% gain; rate 100 -> 90 a 10% loss.
         assert!(close(
@@ -348,5 +485,180 @@ mod tests {
             1e-12
         ));
         assert_eq!(pct_diff(0.0, 5.0, Better::Neither), None);
+    }
+
+    /// Student's sleep data (Cushny & Peebles; R's `sleep`): extra hours
+    /// of sleep of ten patients under two drugs.
+    const SLEEP_1: [f64; 10] = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0];
+    const SLEEP_2: [f64; 10] = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4];
+
+    /// No field of a test is NaN.
+    fn no_nan(t: &TTest) -> bool {
+        [t.diff, t.lo, t.hi, t.p, t.df].iter().all(|x| !x.is_nan())
+    }
+
+    #[test]
+    fn welch_known_values() {
+        // Means 3 and 6, s² 2.5 and 10: se² = 2.5/5 + 10/5 = 2.5,
+        // t = 3/√2.5 = 1.8974, df = 2.5² / (0.5²/4 + 2²/4) = 100/17 = 5.8824.
+        // p and the interval (diff ± t(0.975, 100/17) · se) from the t
+        // distribution computed independently (mpmath, 40 digits).
+        let r = welch(&[1.0, 2.0, 3.0, 4.0, 5.0], &[2.0, 4.0, 6.0, 8.0, 10.0]).unwrap();
+        assert!(close(r.diff, 3.0, 1e-12));
+        assert!(close(r.df, 100.0 / 17.0, 1e-12), "{r:?}");
+        assert!(close(r.p, 0.107_531_194_931, 1e-9), "{r:?}");
+        assert!(close(r.lo, -0.887_741_643_737, 1e-8), "{r:?}");
+        assert!(close(r.hi, 6.887_741_643_74, 1e-8), "{r:?}");
+        // Swapping the sides flips the difference, not the p-value.
+        let s = welch(&[2.0, 4.0, 6.0, 8.0, 10.0], &[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+        assert!(close(s.diff, -3.0, 1e-12) && close(s.p, r.p, 1e-12));
+        assert!(close(s.lo, -r.hi, 1e-9) && close(s.hi, -r.lo, 1e-9));
+
+        // R: t.test(extra ~ group, data = sleep) gives t = -1.8608,
+        // df = 17.776, p = 0.07939, 95% CI -3.3654832 0.2054832 for
+        // group 1 - group 2; here compare - baseline, so the CI is negated.
+        let r = welch(&SLEEP_1, &SLEEP_2).unwrap();
+        assert!(close(r.diff, 1.58, 1e-12));
+        assert!(close(r.df, 17.776_473_516_2, 1e-8), "{r:?}");
+        assert!(close(r.p, 0.079_394_140_187_4, 1e-9), "{r:?}");
+        assert!(close(r.lo, -0.205_483_230_712, 1e-8), "{r:?}");
+        assert!(close(r.hi, 3.365_483_230_71, 1e-8), "{r:?}");
+
+        // One side without variance: se = √(1/3) (s² = 1, n = 3) and
+        // df = n - 1 = 2 of the other side; t = 3√3 = 5.196,
+        // half-width 4.3027 / √3 = 2.4841.
+        let r = welch(&[10.0, 10.0, 10.0], &[12.0, 13.0, 14.0]).unwrap();
+        assert!(close(r.df, 2.0, 1e-12));
+        assert!(close(r.p, 0.035_098_718_646, 1e-9), "{r:?}");
+        assert!(close(r.lo, 0.515_862_288_25, 1e-8), "{r:?}");
+        assert!(close(r.hi, 5.484_137_711_75, 1e-8), "{r:?}");
+    }
+
+    #[test]
+    fn paired_known_values() {
+        // R: t.test(extra ~ group, data = sleep, paired = TRUE) gives
+        // t = -4.0621, df = 9, p = 0.002833, 95% CI -2.4598858 -0.7001142
+        // (group 1 - group 2; negated here).  By hand: d̄ = 1.58,
+        // s(d) = 1.2300, se = 0.38896, t = 4.0621; t(0.975, 9) = 2.2622.
+        let r = paired(&SLEEP_1, &SLEEP_2).unwrap();
+        assert!(close(r.diff, 1.58, 1e-12));
+        assert_eq!(r.df, 9.0);
+        assert!(close(r.p, 0.002_832_890_197_38, 1e-10), "{r:?}");
+        assert!(close(r.lo, 0.700_114_236_723, 1e-8), "{r:?}");
+        assert!(close(r.hi, 2.459_885_763_28, 1e-8), "{r:?}");
+        // The pairing removes the patient-to-patient spread: far more
+        // significant than the unpaired test of the same data.
+        assert!(r.p < welch(&SLEEP_1, &SLEEP_2).unwrap().p);
+    }
+
+    #[test]
+    fn t_tests_without_variance() {
+        // Equal constant samples: no difference at all.
+        let r = welch(&[5.0, 5.0, 5.0], &[5.0, 5.0]).unwrap();
+        assert_eq!((r.diff, r.lo, r.hi, r.p, r.df), (0.0, 0.0, 0.0, 1.0, 3.0));
+        // Different constant samples: a certain difference.
+        let r = welch(&[5.0, 5.0, 5.0], &[7.0, 7.0]).unwrap();
+        assert_eq!((r.diff, r.lo, r.hi, r.p), (2.0, 2.0, 2.0, 0.0));
+        // A constant that does not sum exactly (0.1 · 3 != 0.3) is still
+        // recognised as constant.
+        let r = welch(&[0.1; 3], &[0.1; 5]).unwrap();
+        assert_eq!((r.diff, r.lo, r.hi, r.p), (0.0, 0.0, 0.0, 1.0));
+        // Paired: a constant shift of 1 and no shift.
+        let r = paired(&[1.0, 2.0, 3.0], &[2.0, 3.0, 4.0]).unwrap();
+        assert_eq!((r.diff, r.lo, r.hi, r.p, r.df), (1.0, 1.0, 1.0, 0.0, 2.0));
+        let r = paired(&[1.0, 2.0, 3.0], &[1.0, 2.0, 3.0]).unwrap();
+        assert_eq!((r.diff, r.lo, r.hi, r.p), (0.0, 0.0, 0.0, 1.0));
+    }
+
+    #[test]
+    fn t_tests_reject_short_or_bad_input() {
+        assert_eq!(welch(&[1.0], &[1.0, 2.0]), None);
+        assert_eq!(welch(&[1.0, 2.0], &[3.0]), None);
+        assert_eq!(welch(&[], &[]), None);
+        assert_eq!(welch(&[1.0, f64::NAN], &[1.0, 2.0]), None);
+        assert_eq!(welch(&[1.0, 2.0], &[1.0, f64::INFINITY]), None);
+        assert_eq!(paired(&[1.0], &[2.0]), None);
+        assert_eq!(paired(&[1.0, 2.0, 3.0], &[2.0, 3.0]), None);
+        assert_eq!(paired(&[1.0, f64::NAN], &[2.0, 3.0]), None);
+        // Extreme but finite values give no NaN.
+        for (b, c) in [
+            (vec![1e300, -1e300], vec![0.0, 1.0]),
+            (vec![1e-300, 2e-300], vec![1e300, 1e300]),
+            (vec![1e150, 3e150, 2e150], vec![1.0, 2.0]),
+            (vec![0.0, 1e-320], vec![0.0, 0.0]),
+        ] {
+            if let Some(r) = welch(&b, &c) {
+                assert!(no_nan(&r), "{b:?} {c:?}: {r:?}");
+            }
+            if let Some(r) = paired(&b[..2], &c[..2]) {
+                assert!(no_nan(&r), "{b:?} {c:?}: {r:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn tost_equivalence() {
+        // Two tight, close samples (means 100 and 100.16) against ±2%
+        // (±2.0): both one-sided tests reject (p 8.77e-4 and 2.19e-3, by
+        // mpmath from the Welch t = (0.16 ± 2) / se).
+        let b = [100.0, 101.0, 99.0, 100.5, 99.5];
+        let c = [100.2, 101.1, 99.3, 100.4, 99.8];
+        let r = tost(&b, &c, 0.02).unwrap();
+        assert!(close(r.margin, 2.0, 1e-12));
+        assert!(close(r.p, 0.002_188_107_834_42, 1e-9), "{r:?}");
+        assert!(r.equivalent);
+        // Wide samples (means 100 and 120): far from equivalent within 2%.
+        let bw = [80.0, 120.0, 100.0];
+        let cw = [95.0, 140.0, 125.0];
+        let r = tost(&bw, &cw, 0.02).unwrap();
+        assert!(close(r.p, 0.817_877_302_882, 1e-9), "{r:?}");
+        assert!(!r.equivalent);
+        // [1..5] vs [2, 4, .., 10] within ±50% of 3 (±1.5): diff 3 lies
+        // outside, p = P(t(100/17) < (3 - 1.5)/√2.5) = 0.80995.
+        let r = tost(&[1.0, 2.0, 3.0, 4.0, 5.0], &[2.0, 4.0, 6.0, 8.0, 10.0], 0.5).unwrap();
+        assert!(close(r.margin, 1.5, 1e-12));
+        assert!(close(r.p, 0.809_945_350_418, 1e-9), "{r:?}");
+        assert!(!r.equivalent);
+        // No variance: equivalent exactly when |diff| < margin.
+        let r = tost(&[10.0, 10.0], &[10.5, 10.5], 0.1).unwrap();
+        assert_eq!((r.p, r.margin, r.equivalent), (0.0, 1.0, true));
+        let r = tost(&[10.0, 10.0], &[10.5, 10.5], 0.01).unwrap();
+        assert_eq!((r.p, r.equivalent), (1.0, false));
+        // Short input, a zero baseline mean, a bad margin.
+        assert_eq!(tost(&[1.0], &[1.0, 2.0], 0.05), None);
+        assert_eq!(tost(&[-1.0, 1.0], &[1.0, 2.0], 0.05), None);
+        assert_eq!(tost(&b, &c, -0.05), None);
+        assert_eq!(tost(&b, &c, f64::NAN), None);
+    }
+
+    #[test]
+    fn minimum_equivalence_margin() {
+        // (|diff| + t(0.95, df) · se) / |mean(base)|, by mpmath.
+        // [1..5] vs [2, 4, .., 10]: (3 + 1.9467 · 1.5811) / 3 = 2.0278.
+        let b5 = [1.0, 2.0, 3.0, 4.0, 5.0];
+        let c5 = [2.0, 4.0, 6.0, 8.0, 10.0];
+        let m = min_equivalence_margin(&b5, &c5).unwrap();
+        assert!(close(m, 2.027_825_922_55, 1e-9), "{m}");
+        let b = [100.0, 101.0, 99.0, 100.5, 99.5];
+        let c = [100.2, 101.1, 99.3, 100.4, 99.8];
+        let m = min_equivalence_margin(&b, &c).unwrap();
+        assert!(close(m, 0.010_262_975_033_6, 1e-9), "{m}");
+        let bw = [80.0, 120.0, 100.0];
+        let cw = [95.0, 140.0, 125.0];
+        let mw = min_equivalence_margin(&bw, &cw).unwrap();
+        assert!(close(mw, 0.576_312_785_284, 1e-9), "{mw}");
+        // It is the TOST bound: p = 0.05 there, equivalent just above,
+        // not just below.
+        for (b, c) in [(&b5[..], &c5[..]), (&b, &c), (&bw, &cw)] {
+            let m = min_equivalence_margin(b, c).unwrap();
+            assert!(close(tost(b, c, m).unwrap().p, 0.05, 1e-9));
+            assert!(tost(b, c, m * 1.001).unwrap().equivalent);
+            assert!(!tost(b, c, m * 0.999).unwrap().equivalent);
+        }
+        // No variance: |diff| / |mean(base)|.
+        let m = min_equivalence_margin(&[10.0, 10.0], &[10.5, 10.5]).unwrap();
+        assert!(close(m, 0.05, 1e-12));
+        assert_eq!(min_equivalence_margin(&[1.0], &[1.0, 2.0]), None);
+        assert_eq!(min_equivalence_margin(&[-1.0, 1.0], &[1.0, 2.0]), None);
     }
 }

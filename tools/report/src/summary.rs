@@ -144,7 +144,11 @@ pub struct Comparison {
     /// compare-kernels' percentage: positive is better (for counters:
     /// plain change); `None` when the baseline mean is 0 or unknown.
     pub diff_pct: Option<f64>,
-    /// |diff| > ci95(baseline) + ci95(compare); `None` below 2 runs.
+    /// Welch's two-sample t-test of compare against baseline (the runs'
+    /// values, as mmtests' compare-kernels tests them); `None` below two
+    /// runs per state.
+    pub welch: Option<stats::TTest>,
+    /// The Welch test's p < 0.05; `None` below two runs per state.
     pub significant: Option<bool>,
 }
 
@@ -152,13 +156,12 @@ impl Comparison {
     pub fn new(name: &str, kind: Kind, better: Better, base: Vec<f64>, cmp: Vec<f64>) -> Self {
         let baseline = Sample::new(base, kind);
         let compare = Sample::new(cmp, kind);
-        let (diff_pct, significant) = match (baseline.mean, compare.mean) {
-            (Some(b), Some(c)) => (
-                stats::pct_diff(b, c, better),
-                stats::significant(b, baseline.ci95, c, compare.ci95),
-            ),
-            _ => (None, None),
+        let welch = stats::welch(&baseline.values, &compare.values);
+        let diff_pct = match (baseline.mean, compare.mean) {
+            (Some(b), Some(c)) => stats::pct_diff(b, c, better),
+            _ => None,
         };
+        let significant = welch.map(|t| t.p < 0.05);
         Comparison {
             name: name.to_string(),
             kind,
@@ -166,6 +169,7 @@ impl Comparison {
             baseline,
             compare,
             diff_pct,
+            welch,
             significant,
         }
     }
@@ -304,9 +308,19 @@ fn workload_summary(runs: &[&Run], ratios: &[Ratio]) -> WorkloadSummary {
             .collect()
     };
     let per_run = |rs: &[&Run], n: &str| -> Vec<f64> { rs.iter().map(|r| count(r, n)).collect() };
+    // A level the kernel keeps (kstat.max_*, e.g. max_newidle_lb_cost) is
+    // compared as it was at the end of the run, not per second.
+    let level = |n: &str| n.starts_with("kstat.max_");
     let mut counters: Vec<Comparison> = cnames
         .iter()
-        .map(|n| Comparison::new(n, Kind::Rate, Better::Neither, rate(&off, n), rate(&on, n)))
+        .map(|n| {
+            if level(n) {
+                let (b, c) = (per_run(&off, n), per_run(&on, n));
+                Comparison::new(n, Kind::PerRun, Better::Neither, b, c)
+            } else {
+                Comparison::new(n, Kind::Rate, Better::Neither, rate(&off, n), rate(&on, n))
+            }
+        })
         .collect();
     let counters_per_run = cnames
         .iter()

@@ -5,8 +5,9 @@
  * the seam, rust_lb.h.  Each file of kernel/sched/rust_lb/ has one job:
  * access.c (accessors for Rust), counters.c (event counters and their
  * debugfs file), verify.c (RUST_LB_VERIFY's bookkeeping), topology.c (the
- * boot-time seam check and the on-demand domain check), bench.c (the
- * benchmark, CONFIG_SCHED_RUST_LB_BENCH).
+ * boot-time seam check and the on-demand domain check), placement.c (the
+ * tick's placement sample for the experiments), bench.c (the benchmark,
+ * CONFIG_SCHED_RUST_LB_BENCH).
  */
 #ifndef _KERNEL_SCHED_RUST_LB_GLUE_H
 #define _KERNEL_SCHED_RUST_LB_GLUE_H

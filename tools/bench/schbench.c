@@ -1,0 +1,799 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schbench - wakeup-latency workload, command-line compatible with the
+ * pre-v1.0 (2016-2022) schbench of Chris Mason (own code, same method).
+ *
+ * Threads
+ *   M message threads (-m); each owns T worker threads (-t).  Every thread
+ *   has a futex word that is BLOCKED (0) or RUNNING (1):
+ *     post(f):  CAS BLOCKED->RUNNING, and if that worked FUTEX_WAKE(f, 1)
+ *     wait(f):  until CAS RUNNING->BLOCKED works, FUTEX_WAIT(f, BLOCKED)
+ *
+ * Worker loop
+ *   1. think: busy-spin -c usec of wall time (clock reads in a loop)
+ *   2. set its own word BLOCKED, push itself on its message thread's
+ *      lock-free list of waiting workers, post the message thread's word
+ *   3. wait on its own word
+ *   4. latency = now - wake_ns, where wake_ns is the timestamp the message
+ *      thread stored in the worker just before posting it; record it in the
+ *      worker's own histogram, go to 1
+ *
+ * Message thread loop
+ *   1. set its own word BLOCKED
+ *   2. take the whole waiting list (atomic exchange with NULL), read the
+ *      clock ONCE, store that time in every worker of the batch and post
+ *      each of them.  Workers still thinking are not on the list and are
+ *      not waited for: there is no round barrier.
+ *   3. if -s is not 0: wait on its own word, i.e. until at least one worker
+ *      has posted itself since step 1 (returns at once if one already did)
+ *   4. busy-spin -C usec (0 by default)
+ *   5. if -s is not 0: sleep -s usec plus a random jitter in
+ *      [0, -s/4) usec (as schbench does), go to 1
+ *   With -s 0 the message thread never sleeps or waits: it loops on 1-2.
+ *
+ * Run time line (like schbench, -r counts the warmup)
+ *   0 .. -w       warmup: samples are dropped when the warmup ends
+ *                 (skipped when -w is 0 or not shorter than -r)
+ *   every -z s    after the warmup, the stats are zeroed again (-z 0: never)
+ *   every -i s    intermediate percentiles on stderr (-i 0: none)
+ *   -r            stop (-r 0: run until SIGINT or SIGTERM)
+ *   SIGINT/SIGTERM stop early; the results are printed as usual.
+ *
+ * Zeroing is race free: main bumps a global epoch; a worker that sees a
+ * new epoch clears its own histogram before its next sample, and only
+ * histograms of the current epoch are merged.
+ *
+ * Histograms
+ *   Per worker, in nanoseconds, log2-linear: values below 128 ns have their
+ *   own bucket, each power of two above is split into 128 linear buckets
+ *   (relative error <= 1/128 = 0.78 %), up to 2^36 ns (68.7 s; larger
+ *   values land in the last bucket, max stays exact).  A percentile is the
+ *   top of its bucket, clamped to the observed [min, max].
+ *
+ * Output
+ *   stdout: schbench's final percentile block (usec, integers).  With -j,
+ *   one JSON line follows: p50 p75 p90 p95 p99 p99_5 p99_9 min max (usec),
+ *   samples, rps = samples / measured_s, where measured_s runs from the
+ *   last zeroing (end of warmup or -z; else the start) to the stop, and
+ *   hist = [[bucket upper bound in usec (exclusive), count], ...] for the
+ *   non-empty buckets.  stderr: "warmup done" and the -i reports.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROG "schbench"
+#include "bench.h"
+
+#define NSEC_PER_SEC	1000000000ULL
+#define NSEC_PER_USEC	1000ULL
+#define MAX_USEC	3600000000L		/* 1 hour for -s, -c, -C */
+#define MAX_SECONDS	604800.0		/* 1 week for -r, -w, -i, -z */
+#define MAX_WORKERS	16384
+
+/* ---- histogram --------------------------------------------------------- */
+
+#define SUB_BITS	7
+#define SUB_COUNT	(1u << SUB_BITS)		/* 128 buckets per octave */
+#define HIST_TOP_BITS	36				/* values < 2^36 ns */
+#define HIST_MAX_NS	((1ULL << HIST_TOP_BITS) - 1)
+#define HIST_BUCKETS	((HIST_TOP_BITS - SUB_BITS + 1) * SUB_COUNT)
+
+/*
+ * Written only by its worker; main may read it concurrently for the
+ * intermediate reports, hence relaxed atomics (plain moves on x86/arm64).
+ */
+struct whist {
+	_Atomic uint64_t count;
+	_Atomic uint64_t min;
+	_Atomic uint64_t max;
+	_Atomic uint64_t b[HIST_BUCKETS];
+};
+
+/* Merged copy, owned by main. */
+struct hist {
+	uint64_t count;
+	uint64_t min;
+	uint64_t max;
+	uint64_t b[HIST_BUCKETS];
+};
+
+static unsigned int bucket_of(uint64_t ns)
+{
+	unsigned int msb;
+
+	if (ns > HIST_MAX_NS)
+		ns = HIST_MAX_NS;
+	if (ns < SUB_COUNT)
+		return (unsigned int)ns;
+	msb = 63 - (unsigned int)__builtin_clzll(ns);	/* SUB_BITS..35 */
+	return (msb - SUB_BITS + 1) * SUB_COUNT +
+	       (unsigned int)((ns >> (msb - SUB_BITS)) & (SUB_COUNT - 1));
+}
+
+/* Largest value (ns) that falls in bucket @idx. */
+static uint64_t bucket_top(unsigned int idx)
+{
+	unsigned int shift;
+	uint64_t base;
+
+	if (idx < SUB_COUNT)
+		return idx;
+	shift = idx / SUB_COUNT - 1;
+	base = (uint64_t)(SUB_COUNT + idx % SUB_COUNT) << shift;
+	return base + ((uint64_t)1 << shift) - 1;
+}
+
+#define RLX memory_order_relaxed
+
+static void whist_clear(struct whist *h)
+{
+	unsigned int i;
+
+	/* only write non-zero buckets: untouched pages stay unallocated */
+	for (i = 0; i < HIST_BUCKETS; i++)
+		if (atomic_load_explicit(&h->b[i], RLX))
+			atomic_store_explicit(&h->b[i], 0, RLX);
+	atomic_store_explicit(&h->count, 0, RLX);
+	atomic_store_explicit(&h->min, UINT64_MAX, RLX);
+	atomic_store_explicit(&h->max, 0, RLX);
+}
+
+/* Single writer: load + store, no locked instructions. */
+static inline void whist_add(struct whist *h, uint64_t ns)
+{
+	_Atomic uint64_t *b = &h->b[bucket_of(ns)];
+
+	atomic_store_explicit(b, atomic_load_explicit(b, RLX) + 1, RLX);
+	atomic_store_explicit(&h->count,
+			      atomic_load_explicit(&h->count, RLX) + 1, RLX);
+	if (ns < atomic_load_explicit(&h->min, RLX))
+		atomic_store_explicit(&h->min, ns, RLX);
+	if (ns > atomic_load_explicit(&h->max, RLX))
+		atomic_store_explicit(&h->max, ns, RLX);
+}
+
+static void hist_init(struct hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+static void hist_merge(struct hist *dst, const struct whist *src)
+{
+	uint64_t v;
+	unsigned int i;
+
+	for (i = 0; i < HIST_BUCKETS; i++)
+		dst->b[i] += atomic_load_explicit(&src->b[i], RLX);
+	dst->count += atomic_load_explicit(&src->count, RLX);
+	v = atomic_load_explicit(&src->min, RLX);
+	if (v < dst->min)
+		dst->min = v;
+	v = atomic_load_explicit(&src->max, RLX);
+	if (v > dst->max)
+		dst->max = v;
+}
+
+static const double pct_list[] = { 50.0, 75.0, 90.0, 95.0, 99.0, 99.5, 99.9 };
+#define NPCT		(sizeof(pct_list) / sizeof(pct_list[0]))
+#define PCT_P99		4		/* starred in the text output */
+
+struct pct {
+	uint64_t ns;		/* top of the bucket, clamped to [min, max] */
+	uint64_t samples;	/* samples since the previous percentile */
+};
+
+static void hist_percentiles(const struct hist *h, struct pct *out)
+{
+	uint64_t cum = 0, prev = 0;
+	unsigned int i = 0, k;
+
+	for (k = 0; k < NPCT; k++) {
+		uint64_t target, v;
+
+		out[k].ns = 0;
+		out[k].samples = 0;
+		if (!h->count)
+			continue;
+		/* smallest bucket holding at least p% of the samples */
+		target = (uint64_t)((pct_list[k] / 100.0) * (double)h->count + 0.999999);
+		if (target < 1)
+			target = 1;
+		if (target > h->count)
+			target = h->count;
+		while (cum < target && i < HIST_BUCKETS)
+			cum += h->b[i++];
+		v = bucket_top(i - 1);
+		if (v > h->max)
+			v = h->max;
+		if (v < h->min)
+			v = h->min;
+		out[k].ns = v;
+		out[k].samples = cum - prev;
+		prev = cum;
+	}
+}
+
+/* ---- futex ------------------------------------------------------------- */
+
+enum { F_BLOCKED = 0, F_RUNNING = 1 };
+
+static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
+{
+	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, val,
+		    NULL, NULL, 0) == -1 && errno != EAGAIN && errno != EINTR)
+		die("futex(FUTEX_WAIT)");
+}
+
+static void futex_wake(_Atomic uint32_t *addr)
+{
+	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, 1,
+		    NULL, NULL, 0) == -1)
+		die("futex(FUTEX_WAKE)");
+}
+
+/* Wake the owner of @f if it is (about to be) waiting; no-op otherwise. */
+static void fpost(_Atomic uint32_t *f)
+{
+	uint32_t old = F_BLOCKED;
+
+	if (atomic_compare_exchange_strong(f, &old, F_RUNNING))
+		futex_wake(f);
+}
+
+/* Return once @f has been posted, consuming the post. */
+static void fwait(_Atomic uint32_t *f)
+{
+	for (;;) {
+		uint32_t old = F_RUNNING;
+
+		if (atomic_compare_exchange_strong(f, &old, F_BLOCKED))
+			return;
+		futex_wait(f, F_BLOCKED);
+	}
+}
+
+/* ---- benchmark --------------------------------------------------------- */
+
+struct msg_thread;
+
+struct worker {
+	_Atomic uint32_t futex;
+	_Atomic uint64_t wake_ns;	/* batch time, set by the message thread */
+	struct worker *next;		/* link in the message thread's list */
+	struct msg_thread *m;
+	struct whist *hist;
+	uint32_t my_epoch;		/* private copy of ->epoch */
+	_Atomic uint32_t epoch;		/* epoch of the data in ->hist */
+	pthread_t tid;
+} __attribute__((aligned(64)));
+
+struct msg_thread {
+	_Atomic uint32_t futex;
+	_Atomic(struct worker *) waiting;	/* workers waiting for a wakeup */
+	unsigned int seed;
+	pthread_t tid;
+} __attribute__((aligned(64)));
+
+static struct {
+	unsigned int nmsg;
+	unsigned int nworkers;
+	double runtime_s;
+	uint64_t sleep_us;
+	uint64_t think_us;
+	uint64_t msg_think_us;
+	double warmup_s;
+	double interval_s;
+	double zero_s;
+	bool json;
+} cfg = {
+	.nmsg = 2,
+	.nworkers = 16,
+	.runtime_s = 30,
+	.sleep_us = 10000,
+	.think_us = 10000,
+	.msg_think_us = 0,
+	.warmup_s = 5,
+	.interval_s = 10,
+	.zero_s = 0,
+};
+
+static _Atomic int stopping;
+static _Atomic uint32_t epoch;
+
+static inline bool is_stopping(void)
+{
+	return atomic_load(&stopping);
+}
+
+/* Busy-spin @ns of wall time; cut short on shutdown (nothing is measured). */
+static void think(uint64_t ns)
+{
+	uint64_t end;
+
+	if (!ns)
+		return;
+	end = now_ns() + ns;
+	while (now_ns() < end)
+		if (atomic_load_explicit(&stopping, RLX))
+			break;
+}
+
+/* Lock-free push; the whole list is only ever taken at once (no ABA). */
+static void list_push(struct msg_thread *m, struct worker *w)
+{
+	struct worker *old = atomic_load(&m->waiting);
+
+	do {
+		w->next = old;
+	} while (!atomic_compare_exchange_weak(&m->waiting, &old, w));
+}
+
+/* Post every waiting worker, all with one timestamp taken before the first. */
+static void wake_waiting(struct msg_thread *m)
+{
+	struct worker *w = atomic_exchange(&m->waiting, NULL);
+	uint64_t t;
+
+	if (!w)
+		return;
+	t = now_ns();
+	while (w) {
+		/* read ->next first: once posted, w may queue itself again */
+		struct worker *next = w->next;
+
+		atomic_store_explicit(&w->wake_ns, t, RLX);
+		fpost(&w->futex);
+		w = next;
+	}
+}
+
+static void record(struct worker *w, uint64_t ns)
+{
+	uint32_t e = atomic_load_explicit(&epoch, memory_order_acquire);
+
+	if (e != w->my_epoch) {
+		whist_clear(w->hist);
+		w->my_epoch = e;
+		atomic_store_explicit(&w->epoch, e, memory_order_release);
+	}
+	whist_add(w->hist, ns);
+}
+
+static void *worker_fn(void *arg)
+{
+	struct worker *w = arg;
+	struct msg_thread *m = w->m;
+
+	for (;;) {
+		uint64_t t, posted;
+
+		think(cfg.think_us * NSEC_PER_USEC);
+		if (is_stopping())
+			break;
+
+		atomic_store(&w->futex, F_BLOCKED);
+		atomic_store_explicit(&w->wake_ns, now_ns(), RLX);
+		list_push(m, w);
+		fpost(&m->futex);
+		/*
+		 * All control atomics are seq_cst: if we still see !stopping
+		 * here, our push precedes the message thread's last sweep,
+		 * which it does after it has seen stopping.
+		 */
+		if (!is_stopping())
+			fwait(&w->futex);
+		t = now_ns();
+		if (is_stopping())
+			break;
+		posted = atomic_load_explicit(&w->wake_ns, RLX);
+		record(w, t > posted ? t - posted : 0);
+	}
+	return NULL;
+}
+
+static void *msg_fn(void *arg)
+{
+	struct msg_thread *m = arg;
+	uint64_t max_jitter = cfg.sleep_us / 4;
+
+	for (;;) {
+		atomic_store(&m->futex, F_BLOCKED);
+		wake_waiting(m);
+		if (is_stopping()) {
+			wake_waiting(m);
+			break;
+		}
+		if (cfg.sleep_us)
+			fwait(&m->futex);
+		think(cfg.msg_think_us * NSEC_PER_USEC);
+		if (cfg.sleep_us) {
+			uint64_t us = cfg.sleep_us;
+
+			if (max_jitter)
+				us += (uint64_t)rand_r(&m->seed) % max_jitter;
+			sleep_ns(us * NSEC_PER_USEC);
+		}
+	}
+	return NULL;
+}
+
+/* ---- reporting --------------------------------------------------------- */
+
+static unsigned long long ns_to_us(uint64_t ns)
+{
+	return (unsigned long long)((ns + 500) / 1000);
+}
+
+static double ns_to_usf(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+/* Merge the histograms of the current epoch (workers may be running). */
+static void collect(struct worker *workers, unsigned int n, struct hist *out)
+{
+	uint32_t e = atomic_load(&epoch);
+	unsigned int i;
+
+	hist_init(out);
+	for (i = 0; i < n; i++)
+		if (atomic_load_explicit(&workers[i].epoch,
+					 memory_order_acquire) == e)
+			hist_merge(out, workers[i].hist);
+	if (!out->count)
+		out->min = 0;
+}
+
+/* schbench's layout: header, 7 percentiles (99th starred), min/max. */
+static void show_latencies(FILE *f, const struct hist *h, const struct pct *p,
+			   double runtime)
+{
+	unsigned int k;
+
+	fprintf(f, "Latency percentiles (usec) runtime %g (s) (%llu total samples)\n",
+		runtime, (unsigned long long)h->count);
+	for (k = 0; k < NPCT; k++)
+		fprintf(f, "\t%s%2.1fth: %llu (%llu samples)\n",
+			k == PCT_P99 ? "*" : "", pct_list[k], ns_to_us(p[k].ns),
+			(unsigned long long)p[k].samples);
+	fprintf(f, "\tmin=%llu, max=%llu\n", ns_to_us(h->min), ns_to_us(h->max));
+}
+
+static void print_json(const struct hist *h, const struct pct *p, double rps,
+		       double measured_s, double elapsed_s, bool interrupted)
+{
+	const char *sep = "";
+	unsigned int i, k;
+
+	printf("{\"bench\":\"schbench\"");
+	for (k = 0; k < NPCT; k++) {
+		static const char *const key[NPCT] = {
+			"p50", "p75", "p90", "p95", "p99", "p99_5", "p99_9",
+		};
+
+		printf(",\"%s\":%.1f", key[k], ns_to_usf(p[k].ns));
+	}
+	printf(",\"min\":%.1f,\"max\":%.1f,\"samples\":%llu,\"rps\":%.1f,"
+	       "\"measured_s\":%.3f,\"runtime_s\":%.3f,\"interrupted\":%s,"
+	       "\"message_threads\":%u,\"workers\":%u,\"sleep_us\":%llu,"
+	       "\"cputime_us\":%llu,\"warmup_s\":%g,\"hist\":[",
+	       ns_to_usf(h->min), ns_to_usf(h->max),
+	       (unsigned long long)h->count, rps, measured_s, elapsed_s,
+	       interrupted ? "true" : "false", cfg.nmsg, cfg.nworkers,
+	       (unsigned long long)cfg.sleep_us,
+	       (unsigned long long)cfg.think_us, cfg.warmup_s);
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		if (!h->b[i])
+			continue;
+		/* exclusive upper bound of the bucket, in usec */
+		printf("%s[%.3f,%llu]", sep, (double)(bucket_top(i) + 1) / 1000.0,
+		       (unsigned long long)h->b[i]);
+		sep = ",";
+	}
+	printf("]}\n");
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " PROG " [-m MSG_THREADS] [-t WORKERS] [-r SECONDS] [-s USEC] [-c USEC]\n"
+		"                [-C USEC] [-w SECONDS] [-i SECONDS] [-z SECONDS] [-j] [-h]\n"
+		"  -m N  (--message-threads) message threads (default 2)\n"
+		"  -t N  (--threads)         worker threads per message thread (default 16)\n"
+		"  -r S  (--runtime)         total run time in seconds, warmup included\n"
+		"                            (default 30; 0 = until SIGINT/SIGTERM)\n"
+		"  -s U  (--sleeptime)       message thread sleep between wakeup batches, usec,\n"
+		"                            plus random jitter in [0, U/4) (default 10000;\n"
+		"                            0 = no sleep, the message thread busy-loops)\n"
+		"  -c U  (--cputime)         worker think time after each wakeup: busy-spin\n"
+		"                            U usec of wall time (default 10000)\n"
+		"  -C U  (--message_cputime) message thread busy-spin before each sleep, usec\n"
+		"                            (default 0)\n"
+		"  -w S  (--warmuptime)      zero the stats once, S seconds after the start\n"
+		"                            (default 5; 0 or >= -r: no warmup)\n"
+		"  -i S  (--intervaltime)    intermediate percentiles on stderr every S seconds\n"
+		"                            (default 10; 0 = none)\n"
+		"  -z S  (--zerotime)        zero the stats every S seconds (default 0 = never)\n"
+		"  -j    (--json)            add one JSON line at the end of the output\n"
+		"  -h    (--help)            this help\n"
+		"Latency = time from the message thread's clock read (once per wakeup batch)\n"
+		"to the worker's first clock read after its futex wait returns.\n"
+		"SIGINT/SIGTERM end the run early; results are printed as usual.\n");
+}
+
+static const struct option long_opts[] = {
+	{ "message-threads",	required_argument, NULL, 'm' },
+	{ "threads",		required_argument, NULL, 't' },
+	{ "runtime",		required_argument, NULL, 'r' },
+	{ "sleeptime",		required_argument, NULL, 's' },
+	{ "cputime",		required_argument, NULL, 'c' },
+	{ "message_cputime",	required_argument, NULL, 'C' },
+	{ "warmuptime",		required_argument, NULL, 'w' },
+	{ "intervaltime",	required_argument, NULL, 'i' },
+	{ "zerotime",		required_argument, NULL, 'z' },
+	{ "json",		no_argument,	   NULL, 'j' },
+	{ "help",		no_argument,	   NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void parse_options(int argc, char **argv)
+{
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "m:t:r:s:c:C:w:i:z:jh",
+				  long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			cfg.nmsg = (unsigned int)parse_long(opt, optarg, 1, 1024);
+			break;
+		case 't':
+			cfg.nworkers = (unsigned int)parse_long(opt, optarg, 1, 4096);
+			break;
+		case 'r':
+			cfg.runtime_s = parse_double(opt, optarg, 0, MAX_SECONDS);
+			break;
+		case 's':
+			cfg.sleep_us = (uint64_t)parse_long(opt, optarg, 0, MAX_USEC);
+			break;
+		case 'c':
+			cfg.think_us = (uint64_t)parse_long(opt, optarg, 0, MAX_USEC);
+			break;
+		case 'C':
+			cfg.msg_think_us = (uint64_t)parse_long(opt, optarg, 0, MAX_USEC);
+			break;
+		case 'w':
+			cfg.warmup_s = parse_double(opt, optarg, 0, MAX_SECONDS);
+			break;
+		case 'i':
+			cfg.interval_s = parse_double(opt, optarg, 0, MAX_SECONDS);
+			break;
+		case 'z':
+			cfg.zero_s = parse_double(opt, optarg, 0, MAX_SECONDS);
+			break;
+		case 'j':
+			cfg.json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			exit(2);
+		}
+	}
+	no_operands(argc, argv);
+	if ((uint64_t)cfg.nmsg * cfg.nworkers > MAX_WORKERS) {
+		fprintf(stderr, PROG ": too many workers (%u x %u > %u)\n",
+			cfg.nmsg, cfg.nworkers, MAX_WORKERS);
+		usage(stderr);
+		exit(2);
+	}
+}
+
+static uint64_t s_to_ns(double s)
+{
+	return (uint64_t)(s * 1e9 + 0.5);
+}
+
+/* Longest a clean shutdown may take once stopping is set, plus slack. */
+static unsigned int shutdown_budget_s(void)
+{
+	uint64_t us = 2 * (cfg.sleep_us + cfg.sleep_us / 4 + cfg.msg_think_us);
+
+	return 60 + (unsigned int)(us / 1000000);
+}
+
+#define NO_DEADLINE UINT64_MAX
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+int main(int argc, char **argv)
+{
+	struct msg_thread *msgs;
+	struct worker *workers;
+	struct hist *sum;
+	struct pct pct[NPCT];
+	pthread_attr_t attr;
+	sigset_t sigs;
+	uint64_t start, end, warmup_at, report_at, zero_at, window_start, stop_at;
+	uint64_t interval_ns, zero_ns;
+	unsigned int nthreads, i;
+	bool interrupted = false;
+	double measured_s, elapsed_s, rps;
+	int err;
+
+	parse_options(argc, argv);
+	nthreads = cfg.nmsg * cfg.nworkers;
+
+	/* SIGINT/SIGTERM are taken by sigtimedwait() in main only. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	err = pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	if (err)
+		die_err("pthread_sigmask", err);
+
+	if (cfg.runtime_s > 0)
+		watchdog((unsigned int)cfg.runtime_s + 1 + shutdown_budget_s());
+
+	msgs = aligned_alloc(64, sizeof(*msgs) * cfg.nmsg);
+	workers = aligned_alloc(64, sizeof(*workers) * nthreads);
+	sum = malloc(sizeof(*sum));
+	if (!msgs || !workers || !sum)
+		die("malloc");
+	memset(msgs, 0, sizeof(*msgs) * cfg.nmsg);
+	memset(workers, 0, sizeof(*workers) * nthreads);
+
+	start = now_ns();
+	for (i = 0; i < cfg.nmsg; i++) {
+		atomic_init(&msgs[i].futex, F_BLOCKED);
+		atomic_init(&msgs[i].waiting, NULL);
+		msgs[i].seed = (unsigned int)(start ^ (start >> 32)) ^
+			       (i + 1) * 2654435761u;
+	}
+	for (i = 0; i < nthreads; i++) {
+		struct worker *w = &workers[i];
+
+		w->m = &msgs[i / cfg.nworkers];
+		/* calloc: bucket pages stay unallocated until used */
+		w->hist = calloc(1, sizeof(*w->hist));
+		if (!w->hist)
+			die("calloc");
+		whist_clear(w->hist);
+		atomic_init(&w->futex, F_BLOCKED);
+		atomic_init(&w->epoch, 0);
+	}
+
+	thread_attr_init(&attr, 256 * 1024);
+	for (i = 0; i < cfg.nmsg; i++) {
+		err = pthread_create(&msgs[i].tid, &attr, msg_fn, &msgs[i]);
+		if (err)
+			die_err("pthread_create(message)", err);
+	}
+	for (i = 0; i < nthreads; i++) {
+		err = pthread_create(&workers[i].tid, &attr, worker_fn, &workers[i]);
+		if (err)
+			die_err("pthread_create(worker)", err);
+	}
+
+	/* Timeline, all relative to start (as schbench: -r includes -w). */
+	start = now_ns();
+	window_start = start;
+	end = cfg.runtime_s > 0 ? start + s_to_ns(cfg.runtime_s) : NO_DEADLINE;
+	warmup_at = NO_DEADLINE;
+	if (cfg.warmup_s > 0 && start + s_to_ns(cfg.warmup_s) < end)
+		warmup_at = start + s_to_ns(cfg.warmup_s);
+	interval_ns = s_to_ns(cfg.interval_s);
+	zero_ns = s_to_ns(cfg.zero_s);
+	report_at = interval_ns ? start + interval_ns : NO_DEADLINE;
+	zero_at = zero_ns ? start + zero_ns : NO_DEADLINE;
+
+	for (;;) {
+		uint64_t t = now_ns(), next;
+		int sig;
+
+		if (t >= end)
+			break;
+		if (t >= warmup_at) {
+			warmup_at = NO_DEADLINE;
+			atomic_fetch_add(&epoch, 1);
+			window_start = t;
+			if (zero_ns)
+				zero_at = t + zero_ns;
+			/* a report due now would show an empty histogram */
+			if (report_at <= t)
+				report_at = t + interval_ns;
+			fprintf(stderr, "warmup done, zeroing stats\n");
+		} else if (t >= report_at) {
+			collect(workers, nthreads, sum);
+			hist_percentiles(sum, pct);
+			show_latencies(stderr, sum, pct,
+				       (double)((t - start) / NSEC_PER_SEC));
+			report_at = t + interval_ns;
+		}
+		if (t >= zero_at) {
+			atomic_fetch_add(&epoch, 1);
+			window_start = t;
+			zero_at = t + zero_ns;
+		}
+
+		next = min_u64(min_u64(end, warmup_at), min_u64(report_at, zero_at));
+		if (next == NO_DEADLINE) {
+			sig = sigwaitinfo(&sigs, NULL);
+		} else if (next > t) {
+			struct timespec ts = {
+				.tv_sec = (time_t)((next - t) / NSEC_PER_SEC),
+				.tv_nsec = (long)((next - t) % NSEC_PER_SEC),
+			};
+
+			sig = sigtimedwait(&sigs, NULL, &ts);
+		} else {
+			continue;
+		}
+		if (sig == SIGINT || sig == SIGTERM) {
+			interrupted = true;
+			break;
+		}
+		if (sig == -1 && errno != EAGAIN && errno != EINTR)
+			die("sigtimedwait");
+	}
+
+	/* Shut down: no sample is recorded once stopping is set. */
+	atomic_store(&stopping, 1);
+	stop_at = now_ns();
+	watchdog(shutdown_budget_s());
+	for (i = 0; i < cfg.nmsg; i++)
+		fpost(&msgs[i].futex);
+	for (i = 0; i < cfg.nmsg; i++) {
+		err = pthread_join(msgs[i].tid, NULL);
+		if (err)
+			die_err("pthread_join", err);
+	}
+	for (i = 0; i < nthreads; i++)
+		fpost(&workers[i].futex);
+	for (i = 0; i < nthreads; i++) {
+		err = pthread_join(workers[i].tid, NULL);
+		if (err)
+			die_err("pthread_join", err);
+	}
+	alarm(0);
+	pthread_attr_destroy(&attr);
+
+	collect(workers, nthreads, sum);
+	hist_percentiles(sum, pct);
+	measured_s = (double)(stop_at - window_start) / 1e9;
+	elapsed_s = (double)(stop_at - start) / 1e9;
+	rps = measured_s > 0 ? (double)sum->count / measured_s : 0;
+
+	/* like schbench: the -r value; whole seconds run if cut short */
+	show_latencies(stdout, sum, pct, interrupted || cfg.runtime_s <= 0 ?
+		       (double)((stop_at - start) / NSEC_PER_SEC) : cfg.runtime_s);
+	if (cfg.json)
+		print_json(sum, pct, rps, measured_s, elapsed_s, interrupted);
+	flush_stdout();
+
+	for (i = 0; i < nthreads; i++)
+		free(workers[i].hist);
+	free(sum);
+	free(workers);
+	free(msgs);
+	return 0;
+}

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+//! The headline: per case, the two primary measures the case table names
+//! (the mechanism's effect and the benefit the seed claims), each with the
+//! feature off and on, the difference with its 95% confidence interval,
+//! Welch's and the paired (ABBA) t-test, and a verdict against the seed's
+//! expectation.  Only measures that exist in both states belong here.
+
+use crate::input::{Input, Run, State};
+use crate::stats;
+use crate::summary::Ratio;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// What the seed says a measure does with the feature on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expect {
+    Lower,
+    Higher,
+    /// No difference (an equivalence claim).
+    Same,
+}
+
+impl Expect {
+    fn symbol(self) -> &'static str {
+        match self {
+            Expect::Lower => "-",
+            Expect::Higher => "+",
+            Expect::Same => "=",
+        }
+    }
+}
+
+/// The margin of an equivalence claim ("the same cost"): ±1% of the
+/// baseline mean.
+pub const SAME_MARGIN: f64 = 0.01;
+
+/// One primary measure of the case table: "WORKLOAD METRIC EXPECT".
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Spec {
+    pub workload: String,
+    pub metric: String,
+    pub expect: Expect,
+}
+
+impl std::str::FromStr for Spec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let f: Vec<&str> = s.split_whitespace().collect();
+        let [workload, metric, expect] = f[..] else {
+            return Err(format!("bad measure '{s}' (want WORKLOAD METRIC -|+|=)"));
+        };
+        let expect = match expect {
+            "-" => Expect::Lower,
+            "+" => Expect::Higher,
+            "=" => Expect::Same,
+            e => return Err(format!("bad expectation '{e}' in '{s}' (want -, + or =)")),
+        };
+        Ok(Spec {
+            workload: workload.into(),
+            metric: metric.into(),
+            expect,
+        })
+    }
+}
+
+/// One measure of one case, both states.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// "effect" or "benefit".
+    pub role: &'static str,
+    pub spec: Spec,
+    /// Per-run values (off, on), in iteration order.
+    pub off: Vec<f64>,
+    pub on: Vec<f64>,
+    pub off_mean: Option<f64>,
+    pub on_mean: Option<f64>,
+    /// (on - off) / off in percent, and the 95% CI of that difference.
+    pub diff_pct: Option<f64>,
+    pub ci_pct: Option<(f64, f64)>,
+    pub welch: Option<stats::TTest>,
+    /// Paired t-test over the iterations that have both states.
+    pub paired: Option<stats::TTest>,
+    pub pairs: usize,
+    /// The smallest margin (percent of the baseline) within which TOST
+    /// shows the states equivalent.
+    pub equiv_pct: Option<f64>,
+    pub verdict: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Case {
+    pub case: String,
+    pub feature: String,
+    pub claim: String,
+    pub rows: Vec<Row>,
+}
+
+/// The value of `metric` in one run: a field of the workload's JSON line,
+/// a ratio of counters, or a counter (or kstat.NAME) per second of run;
+/// `kstat.max_*` levels as they are.
+pub fn run_value(r: &Run, metric: &str, ratios: &[Ratio]) -> Option<f64> {
+    if let Some(v) = r.metrics.get(metric) {
+        return Some(*v);
+    }
+    if let Some(q) = ratios.iter().find(|q| q.name == metric) {
+        let c = |n: &str| r.counters.get(n).copied();
+        let (num, den) = (c(&q.num)?, c(&q.den)?);
+        return (den != 0.0).then(|| num / den);
+    }
+    let c = *r.counters.get(metric)?;
+    if metric.starts_with("kstat.max_") {
+        return Some(c);
+    }
+    (r.duration_s > 0.0).then(|| c / r.duration_s)
+}
+
+fn verdict(expect: Expect, welch: Option<&stats::TTest>, equiv_pct: Option<f64>) -> String {
+    let Some(t) = welch else {
+        return "no data (fewer than 2 runs per state)".into();
+    };
+    match expect {
+        Expect::Same => match equiv_pct {
+            Some(m) if m <= SAME_MARGIN * 100.0 => format!("yes: equivalent within ±{m:.2}%"),
+            Some(m) => format!("not shown at ±1%: equivalent within ±{m:.1}%"),
+            None => "no data".into(),
+        },
+        Expect::Lower | Expect::Higher => {
+            let want_up = expect == Expect::Higher;
+            if t.p >= 0.05 {
+                "no: not significant".into()
+            } else if (t.diff > 0.0) == want_up && t.diff != 0.0 {
+                "yes".into()
+            } else {
+                "no: the opposite".into()
+            }
+        }
+    }
+}
+
+fn row(role: &'static str, spec: Spec, runs: &[&Run], ratios: &[Ratio]) -> Row {
+    let by_iter = |s: State| -> BTreeMap<u64, f64> {
+        runs.iter()
+            .filter(|r| r.state == s && r.error.is_none() && r.workload == spec.workload)
+            .filter_map(|r| Some((r.iter, run_value(r, &spec.metric, ratios)?)))
+            .collect()
+    };
+    let (offm, onm) = (by_iter(State::Off), by_iter(State::On));
+    let off: Vec<f64> = offm.values().copied().collect();
+    let on: Vec<f64> = onm.values().copied().collect();
+    let (pb, pc): (Vec<f64>, Vec<f64>) = offm
+        .iter()
+        .filter_map(|(i, b)| Some((*b, *onm.get(i)?)))
+        .unzip();
+    let (off_mean, on_mean) = (stats::amean(&off), stats::amean(&on));
+    let welch = stats::welch(&off, &on);
+    let base = off_mean.filter(|b| *b != 0.0);
+    let diff_pct = base.zip(on_mean).map(|(b, c)| (c - b) / b.abs() * 100.0);
+    let ci_pct = base
+        .zip(welch)
+        .map(|(b, t)| (t.lo / b.abs() * 100.0, t.hi / b.abs() * 100.0));
+    let equiv_pct = stats::min_equivalence_margin(&off, &on).map(|m| m * 100.0);
+    let verdict = verdict(spec.expect, welch.as_ref(), equiv_pct);
+    Row {
+        role,
+        off_mean,
+        on_mean,
+        diff_pct,
+        ci_pct,
+        welch,
+        paired: stats::paired(&pb, &pc),
+        pairs: pb.len(),
+        equiv_pct,
+        verdict,
+        off,
+        on,
+        spec,
+    }
+}
+
+/// The headline of every case that the meta line's "primary" describes
+/// (the case table's effect, benefit and claim), in the order of the runs.
+pub fn headline(input: &Input, ratios: &[Ratio]) -> Vec<Case> {
+    let Some(primary) = input.meta.get("primary").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let mut order: Vec<&str> = Vec::new();
+    for r in &input.runs {
+        if !order.contains(&r.case.as_str()) {
+            order.push(&r.case);
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|case| {
+            let p = primary.get(case)?.as_object()?;
+            let runs: Vec<&Run> = input.runs.iter().filter(|r| r.case == case).collect();
+            let field = |k: &str| p.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+            let rows = [("effect", field("effect")), ("benefit", field("benefit"))]
+                .into_iter()
+                .filter_map(|(role, spec)| Some(row(role, spec.parse().ok()?, &runs, ratios)))
+                .collect();
+            Some(Case {
+                case: case.to_string(),
+                feature: runs[0].feature.clone(),
+                claim: field("claim"),
+                rows,
+            })
+        })
+        .collect()
+}
+
+/// A number with 3 significant digits (or fewer decimals when large).
+pub fn num(x: Option<f64>) -> String {
+    match x {
+        None => "-".into(),
+        Some(0.0) => "0".into(),
+        Some(v) => {
+            let a = v.abs();
+            let dec = if a >= 100.0 {
+                0
+            } else if a >= 10.0 {
+                1
+            } else if a >= 1.0 {
+                2
+            } else {
+                (2 - a.log10().floor() as i32).clamp(2, 8) as usize
+            };
+            format!("{v:.dec$}")
+        }
+    }
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or("-".into(), |v| format!("{v:+.1}%"))
+}
+
+fn ci(x: Option<(f64, f64)>) -> String {
+    x.map_or("-".into(), |(a, b)| format!("[{a:+.1}, {b:+.1}]%"))
+}
+
+fn p(t: Option<&stats::TTest>) -> String {
+    t.map_or("-".into(), |t| {
+        if t.p < 0.0001 {
+            "<0.0001".into()
+        } else {
+            format!("{:.4}", t.p)
+        }
+    })
+}
+
+fn measure(r: &Row) -> String {
+    format!(
+        "{} {} {}",
+        r.spec.workload,
+        r.spec.metric,
+        r.spec.expect.symbol()
+    )
+}
+
+/// The floor line: the idle guest's wakeup latency (the meta line's
+/// "floor"), the emulator's own latency beside every latency result.
+pub fn floor_line(meta: &serde_json::Map<String, Value>) -> Option<String> {
+    let f = meta.get("floor")?.as_object()?;
+    let g = |k: &str| f.get(k).and_then(Value::as_f64);
+    let cmd = meta
+        .get("floor_cmd")
+        .and_then(Value::as_str)
+        .unwrap_or("schbench");
+    Some(format!(
+        "idle-guest wakeup latency floor ({cmd}): p50 {} us, p99 {} us, {} samples",
+        num(g("p50")),
+        num(g("p99")),
+        num(g("samples"))
+    ))
+}
+
+/// The headline as text, the first table of the report.
+pub fn render_text(cases: &[Case], meta: &serde_json::Map<String, Value>) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "Headline: each seed's claim, measured with the feature off (baseline) and on"
+    );
+    let _ = writeln!(
+        o,
+        "(means of the runs; diff = on - off with its 95% CI; p: Welch two-sample and paired t-test)"
+    );
+    if let Some(f) = floor_line(meta) {
+        let _ = writeln!(o, "{f}");
+    }
+    let _ = writeln!(
+        o,
+        "\n{:<16} {:<8} {:<40} {:>10} {:>10} {:>8} {:>18} {:>8} {:>8}  reproduced",
+        "case", "role", "measure (expect)", "off", "on", "diff", "95% CI", "p", "p pair"
+    );
+    for c in cases {
+        for r in &c.rows {
+            let _ = writeln!(
+                o,
+                "{:<16} {:<8} {:<40} {:>10} {:>10} {:>8} {:>18} {:>8} {:>8}  {}",
+                c.case,
+                r.role,
+                measure(r),
+                num(r.off_mean),
+                num(r.on_mean),
+                pct(r.diff_pct),
+                ci(r.ci_pct),
+                p(r.welch.as_ref()),
+                p(r.paired.as_ref()),
+                r.verdict
+            );
+        }
+        let n = c.rows.first().map_or((0, 0), |r| (r.off.len(), r.on.len()));
+        let _ = writeln!(
+            o,
+            "{:<16} claim: {} ({}; {} runs off, {} on)",
+            "", c.claim, c.feature, n.0, n.1
+        );
+    }
+    o
+}
+
+/// The headline as reStructuredText (Documentation/results.rst includes it).
+pub fn render_rst(cases: &[Case], meta: &serde_json::Map<String, Value>) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        ".. Generated by tools/report --rst from the results beside this file; do not edit.\n"
+    );
+    if let Some(f) = floor_line(meta) {
+        let _ = writeln!(o, "{f}.\n");
+    }
+    let _ = writeln!(o, ".. list-table::\n   :header-rows: 1\n");
+    let head = [
+        "case",
+        "role",
+        "measure (expect)",
+        "off",
+        "on",
+        "diff",
+        "95% CI",
+        "p (Welch)",
+        "p (paired)",
+        "reproduced",
+    ];
+    let cell = |o: &mut String, first: bool, s: &str| {
+        let s = if s.is_empty() { "\\ " } else { s };
+        let _ = writeln!(o, "   {} - {}", if first { "*" } else { " " }, s);
+    };
+    for (i, h) in head.iter().enumerate() {
+        cell(&mut o, i == 0, h);
+    }
+    for c in cases {
+        for r in &c.rows {
+            let m = format!("``{}``", measure(r));
+            let cells = [
+                c.case.clone(),
+                r.role.to_string(),
+                m,
+                num(r.off_mean),
+                num(r.on_mean),
+                pct(r.diff_pct),
+                ci(r.ci_pct),
+                p(r.welch.as_ref()),
+                p(r.paired.as_ref()),
+                r.verdict.clone(),
+            ];
+            for (i, s) in cells.iter().enumerate() {
+                cell(&mut o, i == 0, s);
+            }
+        }
+    }
+    let _ = writeln!(o);
+    for c in cases {
+        let n = c.rows.first().map_or((0, 0), |r| (r.off.len(), r.on.len()));
+        let _ = writeln!(
+            o,
+            "- ``{}`` ({}): {} ({} runs off, {} on).",
+            c.case, c.feature, c.claim, n.0, n.1
+        );
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::parse;
+
+    fn run(state: &str, iter: u32, v: f64, calls: f64) -> String {
+        format!(
+            r#"{{"case":"c","feature":"F","state":"{state}","iter":{iter},"workload":"w","metrics":{{"p99":{v}}},"counters":{{"a":{calls},"b":2}},"kstat":{{"nl_count":{calls}}},"duration_s":2}}"#
+        )
+    }
+
+    fn input(effect: &str, benefit: &str, vals: &[(f64, f64)]) -> Input {
+        let mut t = format!(
+            r#"{{"meta":{{"primary":{{"c":{{"effect":"{effect}","benefit":"{benefit}","claim":"x"}}}}}}}}"#
+        );
+        t.push('\n');
+        for (i, (off, on)) in vals.iter().enumerate() {
+            let i = i as u32 + 1;
+            t += &run("off", i, *off, 100.0 * off);
+            t.push('\n');
+            t += &run("on", i, *on, 100.0 * on);
+            t.push('\n');
+        }
+        parse(&t).unwrap()
+    }
+
+    #[test]
+    fn specs_parse_or_say_why() {
+        let s: Spec = "schbench p99 -".parse().unwrap();
+        assert_eq!(
+            (s.workload.as_str(), s.metric.as_str(), s.expect),
+            ("schbench", "p99", Expect::Lower)
+        );
+        assert!("schbench p99".parse::<Spec>().is_err());
+        assert!("schbench p99 ~".parse::<Spec>().is_err());
+    }
+
+    #[test]
+    fn values_resolve_metric_ratio_counter_kstat() {
+        let inp = input("w p99 -", "w kstat.nl_count +", &[(10.0, 5.0)]);
+        let r = &inp.runs[0];
+        let q: Vec<Ratio> = vec!["ab=a/b".parse().unwrap()];
+        assert_eq!(run_value(r, "p99", &q), Some(10.0));
+        assert_eq!(run_value(r, "ab", &q), Some(500.0));
+        assert_eq!(run_value(r, "a", &q), Some(500.0)); // per second
+        assert_eq!(run_value(r, "kstat.nl_count", &q), Some(500.0));
+        assert_eq!(run_value(r, "missing", &q), None);
+    }
+
+    #[test]
+    fn verdicts_follow_the_data() {
+        // Lower with the feature on, clearly: reproduced.
+        let clear: Vec<(f64, f64)> = (0..8)
+            .map(|i| (100.0 + i as f64, 50.0 + i as f64))
+            .collect();
+        let h = headline(&input("w p99 -", "w p99 +", &clear), &[]);
+        assert_eq!(h[0].rows[0].verdict, "yes");
+        assert_eq!(h[0].rows[1].verdict, "no: the opposite");
+        assert_eq!(h[0].rows[0].pairs, 8);
+        let (lo, hi) = h[0].rows[0].ci_pct.unwrap();
+        assert!(lo < -45.0 && hi > -55.0 && lo < hi);
+        // Noise only: not significant, and no equivalence at 1%.
+        let noise = [(100.0, 90.0), (80.0, 110.0), (120.0, 95.0), (90.0, 105.0)];
+        let h = headline(&input("w p99 -", "w p99 =", &noise), &[]);
+        assert_eq!(h[0].rows[0].verdict, "no: not significant");
+        assert!(h[0].rows[1].verdict.starts_with("not shown at ±1%"));
+        // Tight and equal: equivalent within 1%.
+        let same: Vec<(f64, f64)> = (0..8)
+            .map(|i| (1000.0 + i as f64, 1000.5 + i as f64))
+            .collect();
+        let h = headline(&input("w p99 =", "w p99 =", &same), &[]);
+        assert!(
+            h[0].rows[0].verdict.starts_with("yes: equivalent"),
+            "{}",
+            h[0].rows[0].verdict
+        );
+    }
+
+    #[test]
+    fn renders_text_and_rst() {
+        let clear: Vec<(f64, f64)> = (0..4)
+            .map(|i| (100.0 + i as f64, 50.0 + i as f64))
+            .collect();
+        let inp = input("w p99 -", "w a -", &clear);
+        let h = headline(&inp, &[]);
+        let t = render_text(&h, &inp.meta);
+        assert!(t.contains("effect") && t.contains("w p99 -") && t.contains("claim: x"));
+        let r = render_rst(&h, &inp.meta);
+        assert!(r.contains(".. list-table::") && r.contains("``w a -``"));
+    }
+}
