@@ -13,7 +13,7 @@
 #   make stress  the stress selftest on the debug kernel
 #   make series  the series for `git am` into your own tree (SERIES_OUT=dir)
 #   make kernel | guest | clippy | checkpatch | rustfmt | host-test | docs
-#   make config-off [OFF=RUST] [OFF_TARGETS=vmlinux]   build with an option off
+#   make config-off [OFF=RUST|+JUMP_LABEL] [OFF_TARGETS=vmlinux]   build with an option off (+: on)
 #
 # Inputs (all optional):
 #   BUILD=dir    cache for the kernel tree, objects, guest files, results
@@ -180,7 +180,8 @@ OFF         ?= SCHED_RUST_LB
 OFF_TARGETS ?= kernel/sched/
 config-off: config
 	@$(OVERLAY)/tools/check-config-off $(KSRC) $(O)/.config \
-		$(BUILD)/obj-no-$(shell echo $(OFF) | tr A-Z_ a-z-) $(OFF) $(OFF_TARGETS)
+		$(BUILD)/obj-$(shell echo '$(OFF)' | sed 's/^+/with-/; t; s/^/no-/' | tr A-Z_ a-z-) \
+		'$(OFF)' $(OFF_TARGETS)
 
 # The whole project as a git format-patch series (Documentation/series.rst).
 SERIES_OUT ?= $(BUILD)/series

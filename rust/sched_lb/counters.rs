@@ -6,16 +6,22 @@
 //! line each; bindgen turns the C enum it expands into the constants
 //! `rust_lb_counter_rust_lb_<name>`, and [`count!`] adds to a counter by
 //! its name, so a counter is declared once, in C, and counted where a
-//! policy decides.
+//! policy decides.  Counting follows schedstats, as the scheduler's own
+//! statistics do, and costs a NOP while they are off.
 
 use kernel::bindings;
 
-/// Adds `n` to the counter with index `counter` on this CPU.
-#[inline]
+/// Adds `n` to the counter with index `counter` on this CPU, while
+/// schedstats are enabled: behind the `sched_schedstats` static key (a NOP
+/// while it is off) an inline `%gs`-relative add, as C's `rust_lb_count()`.
+#[inline(always)]
 pub(crate) fn add(counter: bindings::rust_lb_counter, n: u64) {
-    // SAFETY: `sched_rust_lb_count()` checks the index, touches only this
-    // CPU's counters with a per-CPU add, and may be called from any context.
-    unsafe { bindings::sched_rust_lb_count(counter, n) }
+    #[cfg(CONFIG_SCHEDSTATS)]
+    if kernel::static_branch_unlikely!(bindings::sched_schedstats) {
+        kernel::this_cpu_add_u64!(bindings::rust_lb_counters, counter as usize, n);
+    }
+    #[cfg(not(CONFIG_SCHEDSTATS))]
+    let _ = (counter, n);
 }
 
 /// `count!(name)` adds one to the counter `RUST_LB_COUNTER(name)` of

@@ -96,18 +96,18 @@ pub fn ilb_scan_depth(nr_groups: u32, sum_util: u64, span_weight: u32) -> u32 {
     if nr_groups == 0 {
         return 0;
     }
-    // span_weight * 1024 < 2^42: cannot saturate.
-    let capacity = u64::from(span_weight).saturating_mul(SCHED_CAPACITY_SCALE);
+    // span_weight * 1024 < 2^42: cannot overflow.
+    let capacity = u64::from(span_weight).wrapping_mul(SCHED_CAPACITY_SCALE);
     let Some(capacity) = NonZeroU64::new(capacity) else {
         return nr_groups;
     };
     if sum_util >= capacity.get() {
         return 1;
     }
-    // sum_util < capacity <= 2^42, so busy < nr_groups and it is exact.
+    // sum_util < capacity <= 2^42, so busy < nr_groups and it is exact:
+    // the depth is in 1..=nr_groups without a clamp.
     let busy = mul_div_below(nr_groups, sum_util, capacity);
-    let depth = u64::from(nr_groups).saturating_sub(busy).max(1);
-    u32::try_from(depth).unwrap_or(nr_groups)
+    nr_groups.wrapping_sub(busy as u32)
 }
 
 /// SIS_UTIL: number of CPUs `select_idle_cpu()` may scan in an LLC.
@@ -152,12 +152,14 @@ pub fn sis_util_nr_idle_scan(sum_util: u64, llc_weight: u32, imbalance_pct: u32)
         Some(sq) => (sq / SIS_UTIL_DIVISOR).min(SCHED_CAPACITY_SCALE),
         None => SCHED_CAPACITY_SCALE,
     };
-    // Equation [2]: (1024 - tmp) * llc_weight <= 2^42, no saturation.
+    // Equation [2]: tmp <= 1024 (the clamp above), so the subtraction
+    // cannot wrap, and (1024 - tmp) * llc_weight <= 2^42 cannot overflow;
+    // y <= llc_weight, a u32.
     let y = SCHED_CAPACITY_SCALE
-        .saturating_sub(tmp)
-        .saturating_mul(weight.get())
+        .wrapping_sub(tmp)
+        .wrapping_mul(weight.get())
         / SCHED_CAPACITY_SCALE;
-    u32::try_from(y).unwrap_or(llc_weight)
+    y as u32
 }
 
 /// Kind of quantity `env->imbalance` counts (`enum migration_type`).

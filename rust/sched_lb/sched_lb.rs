@@ -9,8 +9,11 @@
 //! C pointers into the references of `kernel::sched`; the policies are in
 //! [`policy`], in safe Rust, and their arithmetic in [`math`], a file that
 //! the host crate `tools/lb-math` also compiles and property-tests.  The
-//! crate's `unsafe` is here and in `counters` (one FFI call): `policy`,
-//! `math` and `check` forbid it.
+//! crate's `unsafe` is here (turning C pointers into references);
+//! `counters` counts through the `kernel` crate's static-key and per-CPU
+//! macros, and `policy`, `math` and `check` forbid `unsafe`.  Each entry
+//! point is defined through `entry!`, which checks its type against the
+//! C prototype.
 //!
 //! Every entry point runs in scheduler context on the calling CPU, with
 //! preemption disabled; those that take balancing state run inside the

@@ -2,10 +2,14 @@
 /*
  * spin - burn CPU in N threads for R seconds (creates overload).
  *
- *   spin -r SECONDS [-n THREADS]
+ *   spin -r SECONDS [-n THREADS] [-i]
  *
  * Each thread runs a short arithmetic loop between CLOCK_MONOTONIC reads
- * until the deadline; prints nothing on success.
+ * until the deadline; prints nothing on success.  With -i the threads run
+ * under SCHED_IDLE, so any other task preempts them at once: the CPUs are
+ * busy for the host (every vCPU runs) while the guest's scheduler has
+ * nothing to decide, which measures the emulator's own wakeup latency
+ * under load.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -18,11 +22,16 @@
 #include "bench.h"
 
 static uint64_t deadline;
+static int idle_policy;
 
 static void *spin_fn(void *arg)
 {
 	volatile uint64_t x = (uintptr_t)arg;
+	struct sched_param sp = { .sched_priority = 0 };
 
+	/* SCHED_IDLE for this thread only (0: the calling thread). */
+	if (idle_policy && sched_setscheduler(0, SCHED_IDLE, &sp))
+		die("sched_setscheduler(SCHED_IDLE)");
 	while (now_ns() < deadline) {
 		unsigned int i;
 
@@ -35,9 +44,10 @@ static void *spin_fn(void *arg)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " PROG " -r SECONDS [-n THREADS]\n"
+		"usage: " PROG " -r SECONDS [-n THREADS] [-i]\n"
 		"  -r S   run for S seconds (required)\n"
-		"  -n N   spinning threads (default 1)\n");
+		"  -n N   spinning threads (default 1)\n"
+		"  -i     run them under SCHED_IDLE\n");
 }
 
 int main(int argc, char **argv)
@@ -49,13 +59,16 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int opt, err;
 
-	while ((opt = getopt(argc, argv, "r:n:h")) != -1) {
+	while ((opt = getopt(argc, argv, "r:n:ih")) != -1) {
 		switch (opt) {
 		case 'r':
 			runtime = parse_double(opt, optarg, BENCH_DBL_POSITIVE, 86400);
 			break;
 		case 'n':
 			n = parse_long(opt, optarg, 1, 4096);
+			break;
+		case 'i':
+			idle_policy = 1;
 			break;
 		case 'h':
 			usage(stdout);

@@ -5,14 +5,18 @@
  *
  * This header is self-contained on purpose: rust/bindings/bindings_helper.h
  * includes it, and bindgen cannot digest kernel/sched/sched.h.  Scheduler
- * state that lives in sched.h (per-CPU domain pointers, the runqueues) is
- * reached through the accessors below, which the Rust abstractions in
- * rust/kernel/sched/ wrap.
+ * state that lives in sched.h is reached without calls: the per-CPU
+ * variables are declared again below, and the fields of struct rq and
+ * struct sched_group the Rust reads are at the offsets that
+ * <generated/sched-rust-lb-offsets.h> gives (rust_lb/offsets.c).  The
+ * Rust abstractions in rust/kernel/sched/ wrap both.
  */
 #ifndef _KERNEL_SCHED_RUST_LB_H
 #define _KERNEL_SCHED_RUST_LB_H
 
 #include <linux/types.h>
+#include <linux/jump_label.h>
+#include <linux/percpu-defs.h>
 #include <linux/sched/topology.h>
 
 #include "fair_lb.h"
@@ -40,25 +44,27 @@ enum rust_lb_check {
 	RUST_LB_NR_CHECKS,
 };
 
-void sched_rust_lb_count(unsigned int counter, u64 n);
+/*
+ * The counters, per CPU (rust_lb/counters.c).  They count while schedstats
+ * are enabled: C through rust_lb_count(), Rust through count!(), both an
+ * inline per-CPU add behind the sched_schedstats static key.
+ */
+DECLARE_PER_CPU(u64 [RUST_LB_NR_COUNTERS], rust_lb_counters);
+
 void sched_rust_lb_verify(unsigned int check, bool match);
 void sched_rust_lb_placement_tick(struct rq *rq);
 
-#ifdef CONFIG_SCHED_RUST_LB
-
 /*
- * Accessors for Rust (rust_lb/access.c).  Those returning an RCU-protected
- * pointer must be called inside an RCU read-side critical section.
+ * sched.h's per-CPU state that the Rust reads, declared again for bindgen;
+ * the C compiler checks each declaration against sched.h's wherever both
+ * are included (every C file that includes this header).  And stats.h's
+ * key, which the counters follow.
  */
-struct sched_domain *sched_rust_lb_cpu_domain(int cpu);
-struct sched_domain_shared *sched_rust_lb_llc_shared(int cpu);
-int sched_rust_lb_llc_size(int cpu);
-struct sched_group *sched_rust_lb_group_next(struct sched_group *sg);
-unsigned int sched_rust_lb_group_weight(struct sched_group *sg);
-unsigned int sched_rust_lb_group_cores(struct sched_group *sg);
-struct rq *sched_rust_lb_cpu_rq(int cpu);
-u64 sched_rust_lb_rq_avg_idle(struct rq *rq);
-#endif /* CONFIG_SCHED_RUST_LB */
+DECLARE_PER_CPU_SHARED_ALIGNED(struct rq, runqueues);
+DECLARE_PER_CPU(struct sched_domain __rcu *, sd_llc);
+DECLARE_PER_CPU(int, sd_llc_size);
+DECLARE_PER_CPU(struct sched_domain_shared __rcu *, sd_llc_shared);
+DECLARE_STATIC_KEY_FALSE(sched_schedstats);
 
 /*
  * Implemented in Rust: kernel/sched/rust_lb/sched_lb.rs.  Declared
@@ -104,8 +110,9 @@ void sched_rust_lb_c_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds
 
 static inline void rust_lb_count(unsigned int counter, u64 n)
 {
-	if (IS_ENABLED(CONFIG_SCHED_RUST_LB))
-		sched_rust_lb_count(counter, n);
+	if (IS_ENABLED(CONFIG_SCHED_RUST_LB) && schedstat_enabled() &&
+	    counter < RUST_LB_NR_COUNTERS)
+		this_cpu_add(rust_lb_counters[counter], n);
 }
 
 /*

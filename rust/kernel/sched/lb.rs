@@ -5,8 +5,9 @@
 //! C headers: [`kernel/sched/fair_lb.h`](srctree/kernel/sched/fair_lb.h),
 //! [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
 
+use super::read_field;
 use super::topology::{llc_size, CpuId, SchedDomain, SchedDomainShared, SchedGroup};
-use crate::{bindings, types::Opaque};
+use crate::{bindings, percpu::per_cpu_ptr, types::Opaque};
 
 /// How idle the CPU doing the balance is (`enum cpu_idle_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,9 +161,16 @@ impl LbEnv {
         if llc_size(cpu) != self.sd().span_weight() {
             return None;
         }
-        // SAFETY: the balance holds the RCU read lock for as long as `self`
-        // (type invariant), which bounds the returned lifetime.
-        unsafe { SchedDomainShared::from_raw(bindings::sched_rust_lb_llc_shared(cpu.as_c_int())) }
+        // SAFETY: `sd_llc_shared` is a per-CPU pointer and `cpu` a CPU below
+        // `nr_cpu_ids`, read once as `rcu_dereference()` reads it; the
+        // balance holds the RCU read lock for as long as `self` (type
+        // invariant), which bounds the returned lifetime.
+        unsafe {
+            SchedDomainShared::from_raw(
+                per_cpu_ptr(core::ptr::addr_of!(bindings::sd_llc_shared), cpu.as_usize())
+                    .read_volatile(),
+            )
+        }
     }
 }
 
@@ -312,8 +320,9 @@ impl SchedGroup {
     /// Number of cores in the group.
     #[inline]
     pub fn cores(&self) -> u32 {
-        // SAFETY: `self` is a valid group (type invariant of `SchedGroup`).
-        unsafe { bindings::sched_rust_lb_group_cores(self.as_raw()) }
+        // SAFETY: `self` is a valid group (type invariant of `SchedGroup`);
+        // `cores` is a `u32` at the generated offset.
+        unsafe { read_field(self.as_raw(), bindings::RUST_LB_SG_CORES) }
     }
 }
 

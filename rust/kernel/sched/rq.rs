@@ -2,12 +2,12 @@
 
 //! Runqueues.
 //!
-//! C header: [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h) (the
-//! accessors: `struct rq` lives in `kernel/sched/sched.h`, which bindgen
-//! cannot read).
+//! C header: [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h)
+//! (`struct rq` lives in `kernel/sched/sched.h`, which bindgen cannot read:
+//! its fields are read at the generated offsets, see [`super`]).
 
-use super::topology::CpuId;
-use crate::{bindings, types::Opaque};
+use super::{read_field, topology::CpuId};
+use crate::{bindings, percpu::per_cpu_ptr, types::Opaque};
 
 /// A CPU's runqueue (`struct rq`).
 ///
@@ -30,7 +30,7 @@ impl Rq {
         unsafe { &*ptr.cast::<Self>() }
     }
 
-    /// The runqueue of `cpu`, `None` if `cpu` is not a possible CPU.
+    /// The runqueue of `cpu` (`cpu_rq()`).
     ///
     /// # Examples
     ///
@@ -38,16 +38,15 @@ impl Rq {
     /// use kernel::sched::{rq::Rq, topology::CpuId};
     ///
     /// let cpu0 = CpuId::new(0).expect("CPU 0 exists");
-    /// let _ = Rq::of_cpu(cpu0).expect("CPU 0 has a runqueue").avg_idle();
+    /// let _ = Rq::of_cpu(cpu0).avg_idle();
     /// ```
     #[inline]
-    pub fn of_cpu(cpu: CpuId) -> Option<&'static Self> {
-        // SAFETY: the accessor checks `cpu` and returns null or
-        // `cpu_rq(cpu)`, valid forever.
+    pub fn of_cpu(cpu: CpuId) -> &'static Self {
+        // SAFETY: `runqueues` is a per-CPU variable and `cpu` a CPU below
+        // `nr_cpu_ids` (type invariant); its runqueue lives forever.
         unsafe {
-            bindings::sched_rust_lb_cpu_rq(cpu.as_c_int())
-                .cast::<Self>()
-                .as_ref()
+            let rq = per_cpu_ptr(core::ptr::addr_of!(bindings::runqueues), cpu.as_usize());
+            Self::from_raw(rq.cast_mut())
         }
     }
 
@@ -59,7 +58,8 @@ impl Rq {
     /// Average idle time of the CPU, in ns.
     #[inline]
     pub fn avg_idle(&self) -> u64 {
-        // SAFETY: valid runqueue.
-        unsafe { bindings::sched_rust_lb_rq_avg_idle(self.as_raw()) }
+        // SAFETY: a valid runqueue (type invariant), whose `avg_idle` is a
+        // `u64` at the generated offset.
+        unsafe { read_field(self.as_raw(), bindings::RUST_LB_RQ_AVG_IDLE) }
     }
 }

@@ -4,8 +4,9 @@
 //!
 //! C header: [`include/linux/sched/topology.h`](srctree/include/linux/sched/topology.h).
 
+use super::read_field;
 use crate::sync::rcu::Guard;
-use crate::{bindings, types::Opaque};
+use crate::{bindings, percpu::per_cpu_ptr, types::Opaque};
 use core::ptr;
 
 /// `SD_*` flags of a scheduling domain.
@@ -91,9 +92,18 @@ impl SchedDomain {
     /// ```
     #[inline]
     pub fn of_cpu(_guard: &Guard, cpu: CpuId) -> Option<&Self> {
-        // SAFETY: the accessor checks `cpu` and returns null or a domain that
-        // RCU keeps alive while `_guard` holds the read lock.
-        unsafe { Self::from_raw(bindings::sched_rust_lb_cpu_domain(cpu.as_c_int())) }
+        // SAFETY: `cpu_rq(cpu)->sd`, read once as `rcu_dereference()` reads
+        // it: `runqueues` is a per-CPU variable, `cpu` a CPU below
+        // `nr_cpu_ids` (type invariant), and its `sd` a domain pointer at
+        // the generated offset, null or a domain that RCU keeps alive while
+        // `_guard` holds the read lock.
+        unsafe {
+            let rq = per_cpu_ptr(ptr::addr_of!(bindings::runqueues), cpu.as_usize());
+            Self::from_raw(read_field::<*const bindings::sched_domain, _>(
+                rq,
+                bindings::RUST_LB_RQ_SD,
+            ))
+        }
     }
 
     /// The parent domain (the next level up), `None` at the top.
@@ -167,8 +177,9 @@ impl SchedGroup {
     /// Number of CPUs in the group.
     #[inline]
     pub fn weight(&self) -> u32 {
-        // SAFETY: `self` is valid (type invariant).
-        unsafe { bindings::sched_rust_lb_group_weight(self.0.get()) }
+        // SAFETY: `self` is valid (type invariant); `group_weight` is a
+        // `u32` at the generated offset.
+        unsafe { read_field(self.0.get(), bindings::RUST_LB_SG_GROUP_WEIGHT) }
     }
 }
 
@@ -190,7 +201,8 @@ impl<'a> Iterator for Groups<'a> {
         let sg = self.next;
         // SAFETY: `sg` is a group of the domain borrowed for `'a`; the ring
         // is immutable once the domain is attached.
-        let after = unsafe { bindings::sched_rust_lb_group_next(sg) };
+        let after: *mut bindings::sched_group =
+            unsafe { read_field(sg, bindings::RUST_LB_SG_NEXT) };
         self.next = if after == self.first {
             ptr::null_mut()
         } else {
@@ -351,6 +363,12 @@ impl CpuId {
         (0..nr_cpu_ids()).map(Self)
     }
 
+    /// The number, as an index (of per-CPU offsets, ...).
+    #[inline]
+    pub fn as_usize(self) -> usize {
+        self.0 as usize
+    }
+
     /// The number, as the `int` that the C functions take.
     #[inline]
     pub fn as_c_int(self) -> core::ffi::c_int {
@@ -363,7 +381,9 @@ impl CpuId {
 /// Number of CPUs in the last-level cache of `cpu` (per-CPU `sd_llc_size`).
 #[inline]
 pub fn llc_size(cpu: CpuId) -> u32 {
-    // SAFETY: `cpu` is a valid CPU number (type invariant), which the
-    // accessor checks again; the value is a plain integer.
-    unsafe { bindings::sched_rust_lb_llc_size(cpu.as_c_int()).max(0) as u32 }
+    // SAFETY: `sd_llc_size` is a per-CPU `int` and `cpu` a CPU below
+    // `nr_cpu_ids` (type invariant).
+    let size = unsafe { per_cpu_ptr(ptr::addr_of!(bindings::sd_llc_size), cpu.as_usize()).read() };
+    // Never negative; as C compares it with an unsigned span weight.
+    size as u32
 }

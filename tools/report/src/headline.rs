@@ -260,20 +260,32 @@ fn measure(r: &Row) -> String {
     )
 }
 
-/// The floor line: the idle guest's wakeup latency (the meta line's
-/// "floor"), the emulator's own latency beside every latency result.
+/// The floor line: the guest's wakeup latency with nothing else running
+/// (the meta line's "floor") and with every vCPU busy under SCHED_IDLE
+/// spinners ("floor_loaded"): the emulator's own latency beside every
+/// latency result.
 pub fn floor_line(meta: &serde_json::Map<String, Value>) -> Option<String> {
-    let f = meta.get("floor")?.as_object()?;
-    let g = |k: &str| f.get(k).and_then(Value::as_f64);
+    let part = |k: &str| -> Option<String> {
+        let f = meta.get(k)?.as_object()?;
+        let g = |k: &str| f.get(k).and_then(Value::as_f64);
+        g("p50")?;
+        Some(format!(
+            "p50 {} us, p99 {} us ({} samples)",
+            num(g("p50")),
+            num(g("p99")),
+            num(g("samples"))
+        ))
+    };
+    let idle = part("floor")?;
     let cmd = meta
         .get("floor_cmd")
         .and_then(Value::as_str)
         .unwrap_or("schbench");
+    let loaded = part("floor_loaded").map_or(String::new(), |l| {
+        format!("; every vCPU busy (spin -i, SCHED_IDLE): {l}")
+    });
     Some(format!(
-        "idle-guest wakeup latency floor ({cmd}): p50 {} us, p99 {} us, {} samples",
-        num(g("p50")),
-        num(g("p99")),
-        num(g("samples"))
+        "emulator's wakeup-latency floor ({cmd}): idle guest {idle}{loaded}"
     ))
 }
 

@@ -30,6 +30,9 @@ pub struct Run {
     pub counters: BTreeMap<String, f64>,
     pub duration_s: f64,
     pub error: Option<String>,
+    /// The workload's latency histogram, if its JSON line has one
+    /// (`"hist":[[upper_us,count],...]`, schbench): for CDFs.
+    pub hist: Vec<(f64, f64)>,
 }
 
 /// A whole results file.
@@ -112,6 +115,19 @@ fn parse_run(o: &Map<String, Value>) -> Result<Run, String> {
         },
         duration_s: o.get("duration_s").and_then(Value::as_f64).unwrap_or(0.0),
         error: o.get("error").and_then(Value::as_str).map(str::to_string),
+        hist: o
+            .get("metrics")
+            .and_then(|m| m.get("hist"))
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|b| {
+                        let b = b.as_array()?;
+                        Some((b.first()?.as_f64()?, b.get(1)?.as_f64()?))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
     })
 }
 

@@ -4,7 +4,7 @@
 
 use report::summary::{meta_ratios, summarize, Ratio};
 use report::table::{render, CounterView, View};
-use report::{headline, input, plot};
+use report::{headline, input, plot, plot_runs};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,7 +27,11 @@ second of run (or per run) beside them.
   --clock NAME   the clock the results were taken on (default: the meta
                  line's \"clock\", else \"unknown\")
   --out DIR      also write DIR/report.txt, DIR/report.json and the plots
+                 DIR/headline.png (every run of the headline's measures
+                 as a dot beside each state's mean),
                  DIR/latency-CASE-WORKLOAD.png, DIR/counters-CASE-WORKLOAD.png
+                 and DIR/cdf-CASE-WORKLOAD.png (latency CDFs from the
+                 workload's histogram, schbench)
   --font TTF     font for the plots' text (default
                  /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf, package
                  fonts-dejavu-core); missing: plots without text
@@ -164,8 +168,33 @@ fn run(a: &Args) -> Result<(), String> {
                 a.font.display()
             );
         }
-        let files =
+        let mut files =
             plot::all(out, &s, text, a.view.all_counters).map_err(|e| format!("plotting: {e}"))?;
+        let perr = |e: Box<dyn std::error::Error>| format!("plotting: {e}");
+        if !head.is_empty() {
+            let p = out.join("headline.png");
+            plot_runs::headline(&p, &head, text).map_err(perr)?;
+            files.push(p);
+        }
+        let floor_p99 = inp
+            .meta
+            .get("floor")
+            .and_then(|f| f.get("p99"))
+            .and_then(|v| v.as_f64());
+        for c in &s.cases {
+            for w in &c.workloads {
+                if plot_runs::has_hist(&inp, &c.case, &w.workload) {
+                    let p = out.join(format!(
+                        "cdf-{}-{}.png",
+                        plot::slug(&c.case),
+                        plot::slug(&w.workload)
+                    ));
+                    plot_runs::cdf(&p, &inp, &c.case, &c.feature, &w.workload, floor_p99, text)
+                        .map_err(perr)?;
+                    files.push(p);
+                }
+            }
+        }
         if !a.quiet {
             if files.is_empty() {
                 println!("\n(no plots: no latency percentiles and no counters in these results)");

@@ -6,19 +6,32 @@
 
 /*
  * Benchmark: each helper against its stock C twin, on this CPU, over
- * inputs drawn once from a fixed xorshift sequence.  Write the number of
- * iterations (2..1000000) to /sys/kernel/debug/sched/rust_lb_bench, read
- * the table back.  The C twins are the stock code: the same expressions as
+ * inputs drawn once from a fixed xorshift sequence, with an empty loop of
+ * the same shape (the input fetched, nothing called) as the baseline.
+ * Write the number of calls per helper and repeat (2..1000000) to
+ * /sys/kernel/debug/sched/rust_lb_bench; it runs RUST_LB_BENCH_REPEATS
+ * repeats, the Rust side first in even repeats and the C side first in odd
+ * ones (A B, B A, ...), each side in chunks of RUST_LB_BENCH_CHUNK calls
+ * with interrupts off, with a chance to reschedule between chunks.  Read
+ * back one line per helper and repeat: picoseconds per call of the empty
+ * loop, the Rust helper and the C twin (tools/helper-cost computes the
+ * statistics).  The C twins are the stock code: the same expressions as
  * the shims' RUST_LB_VERIFY twins, and calculate_spare_imbalance() itself.
- * It runs in chunks of RUST_LB_BENCH_CHUNK calls, each with interrupts off
- * and this CPU's event counters restored afterwards (the helpers count
- * their calls), with a chance to reschedule between chunks.
+ *
+ * The helpers count their decisions while schedstats are enabled and the
+ * twins count nothing, so the benchmark refuses to run (-EBUSY) unless
+ * schedstats are off: both sides then do the same work, and the live
+ * counters are left alone.
  */
 #define RUST_LB_BENCH_INPUTS	256
 #define RUST_LB_BENCH_CHUNK	1024
+#define RUST_LB_BENCH_REPEATS	8
 
 enum { BENCH_LLC_SHARED, BENCH_SIS_UTIL, BENCH_ILB_DEPTH, BENCH_NEWIDLE,
 	BENCH_TTWU, BENCH_SPARE, BENCH_NR };
+
+/* The sides of a repeat: the empty loop, the Rust helper, the C twin. */
+enum { SIDE_BASE, SIDE_RUST, SIDE_C, SIDE_NR };
 
 static const char * const rust_lb_bench_names[BENCH_NR] = {
 	"get_llc_shared", "sis_util_scan", "ilb_scan_depth", "newidle_skip",
@@ -26,10 +39,10 @@ static const char * const rust_lb_bench_names[BENCH_NR] = {
 };
 
 static struct {
-	u64 iterations;
+	u64 iterations;		/* calls per helper, side and repeat */
 	u64 checksum;		/* keeps the compiler from dropping the loops */
-	u64 ns[BENCH_NR][2];	/* [helper][0: Rust, 1: C] */
-	bool valid[BENCH_NR];
+	u64 ns[RUST_LB_BENCH_REPEATS][BENCH_NR][SIDE_NR];
+	bool valid;
 } rust_lb_bench_result;
 
 static DEFINE_MUTEX(rust_lb_bench_mutex);
@@ -109,66 +122,69 @@ static void rust_lb_bench_fill(struct rust_lb_bench_input *in, struct sched_doma
 	}
 }
 
-/* Runs one side (rust: true/false) of every helper; returns a checksum. */
+/* Times @n calls of @expr, each on the next input @p, into @ns. */
+#define RUST_LB_BENCH_LOOP(ns, expr)					\
+	do {								\
+		u64 __t = local_clock();				\
+									\
+		for (i = 0; i < n; i++) {				\
+			struct rust_lb_bench_input *p =			\
+				&in[i % RUST_LB_BENCH_INPUTS];		\
+									\
+			OPTIMIZER_HIDE_VAR(p);				\
+			sink += (expr);					\
+		}							\
+		(ns) += local_clock() - __t;				\
+	} while (0)
+
+/* Runs one side of every helper; returns a checksum. */
 static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env,
-			      struct rq *rq, u64 n, bool rust, u64 *ns)
+			      struct rq *rq, u64 n, int side, u64 *ns)
 {
 	/* The newidle decision is about the CPU's lowest domain, as in C. */
 	struct sched_domain *lowest = rcu_dereference(rq->sd);
-	u64 sink = 0, i, t;
+	u64 sink = 0, i;
 
-	t = local_clock();
-	for (i = 0; i < n; i++)
-		sink += (unsigned long)(rust ? rust_lb_get_llc_shared(env) :
-					       rust_lb_c_llc_shared(env));
-	ns[BENCH_LLC_SHARED] += local_clock() - t;
-
-	t = local_clock();
-	for (i = 0; i < n; i++) {
-		struct rust_lb_bench_input *p = &in[i % RUST_LB_BENCH_INPUTS];
-
-		sink += rust ? rust_lb_sis_util_scan(p->util, p->weight, p->pct) :
-			       rust_lb_c_sis_util(p->util, p->weight, p->pct);
+	switch (side) {
+	case SIDE_BASE:
+		RUST_LB_BENCH_LOOP(ns[BENCH_LLC_SHARED], (unsigned long)env + p->nr);
+		RUST_LB_BENCH_LOOP(ns[BENCH_SIS_UTIL], p->util + p->weight + p->pct);
+		RUST_LB_BENCH_LOOP(ns[BENCH_ILB_DEPTH], p->nr_groups + p->util + p->weight);
+		RUST_LB_BENCH_LOOP(ns[BENCH_NEWIDLE], p->overloaded);
+		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU], p->nr + p->on_cpu);
+		RUST_LB_BENCH_LOOP(ns[BENCH_SPARE], (unsigned long)&p->sds +
+				   env->imbalance + env->migration_type);
+		break;
+	case SIDE_RUST:
+		RUST_LB_BENCH_LOOP(ns[BENCH_LLC_SHARED],
+				   (unsigned long)rust_lb_get_llc_shared(env) + p->nr);
+		RUST_LB_BENCH_LOOP(ns[BENCH_SIS_UTIL],
+				   rust_lb_sis_util_scan(p->util, p->weight, p->pct));
+		RUST_LB_BENCH_LOOP(ns[BENCH_ILB_DEPTH],
+				   rust_lb_ilb_scan_depth(p->nr_groups, p->util, p->weight));
+		RUST_LB_BENCH_LOOP(ns[BENCH_NEWIDLE],
+				   rust_lb_newidle_skip(rq, lowest, p->overloaded, true));
+		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU],
+				   rust_lb_ttwu_queue_cond(p->nr, p->on_cpu, true));
+		RUST_LB_BENCH_LOOP(ns[BENCH_SPARE],
+				   (rust_lb_spare_imbalance(env, &p->sds, true),
+				    env->imbalance + env->migration_type));
+		break;
+	default:
+		RUST_LB_BENCH_LOOP(ns[BENCH_LLC_SHARED],
+				   (unsigned long)rust_lb_c_llc_shared(env) + p->nr);
+		RUST_LB_BENCH_LOOP(ns[BENCH_SIS_UTIL],
+				   rust_lb_c_sis_util(p->util, p->weight, p->pct));
+		RUST_LB_BENCH_LOOP(ns[BENCH_ILB_DEPTH],
+				   rust_lb_c_ilb_depth(p->nr_groups, p->util, p->weight));
+		RUST_LB_BENCH_LOOP(ns[BENCH_NEWIDLE],
+				   !p->overloaded || rq->avg_idle < lowest->max_newidle_lb_cost);
+		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU], !p->nr);
+		RUST_LB_BENCH_LOOP(ns[BENCH_SPARE],
+				   (sched_rust_lb_c_spare_imbalance(env, &p->sds),
+				    env->imbalance + env->migration_type));
+		break;
 	}
-	ns[BENCH_SIS_UTIL] += local_clock() - t;
-
-	t = local_clock();
-	for (i = 0; i < n; i++) {
-		struct rust_lb_bench_input *p = &in[i % RUST_LB_BENCH_INPUTS];
-
-		sink += rust ? rust_lb_ilb_scan_depth(p->nr_groups, p->util, p->weight) :
-			       rust_lb_c_ilb_depth(p->nr_groups, p->util, p->weight);
-	}
-	ns[BENCH_ILB_DEPTH] += local_clock() - t;
-
-	t = local_clock();
-	for (i = 0; i < n; i++) {
-		struct rust_lb_bench_input *p = &in[i % RUST_LB_BENCH_INPUTS];
-
-		sink += rust ? rust_lb_newidle_skip(rq, lowest, p->overloaded, true) :
-			       (!p->overloaded || rq->avg_idle < lowest->max_newidle_lb_cost);
-	}
-	ns[BENCH_NEWIDLE] += local_clock() - t;
-
-	t = local_clock();
-	for (i = 0; i < n; i++) {
-		struct rust_lb_bench_input *p = &in[i % RUST_LB_BENCH_INPUTS];
-
-		sink += rust ? rust_lb_ttwu_queue_cond(p->nr, p->on_cpu, true) : !p->nr;
-	}
-	ns[BENCH_TTWU] += local_clock() - t;
-
-	t = local_clock();
-	for (i = 0; i < n; i++) {
-		struct rust_lb_bench_input *p = &in[i % RUST_LB_BENCH_INPUTS];
-
-		if (rust)
-			rust_lb_spare_imbalance(env, &p->sds, true);
-		else
-			sched_rust_lb_c_spare_imbalance(env, &p->sds);
-		sink += env->imbalance + env->migration_type;
-	}
-	ns[BENCH_SPARE] += local_clock() - t;
 	return sink;
 }
 
@@ -177,10 +193,9 @@ static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env
  * CPU's LLC domain (looked up again: domains may have been rebuilt since
  * the last chunk, and the inputs point at its groups).
  */
-static int rust_lb_bench_chunk(struct rust_lb_bench_input *in, u64 n, bool rust,
+static int rust_lb_bench_chunk(struct rust_lb_bench_input *in, u64 n, int side,
 			       u64 *ns, u64 *sum)
 {
-	u64 saved[RUST_LB_NR_COUNTERS];
 	struct lb_env env = { .idle = CPU_NEWLY_IDLE };
 	struct sched_domain *sd;
 	unsigned long flags;
@@ -198,9 +213,7 @@ static int rust_lb_bench_chunk(struct rust_lb_bench_input *in, u64 n, bool rust,
 	env.dst_cpu = cpu;
 	env.dst_rq = cpu_rq(cpu);
 	rust_lb_bench_fill(in, sd);
-	sched_rust_lb_counters_save(saved);
-	*sum += rust_lb_bench_pass(in, &env, env.dst_rq, n, rust, ns);
-	sched_rust_lb_counters_restore(saved);
+	*sum += rust_lb_bench_pass(in, &env, env.dst_rq, n, side, ns);
 out:
 	rcu_read_unlock();
 	local_irq_restore(flags);
@@ -209,59 +222,73 @@ out:
 
 static int rust_lb_bench_run(u64 n)
 {
+	static const int order[2][SIDE_NR] = {
+		{ SIDE_BASE, SIDE_RUST, SIDE_C },
+		{ SIDE_BASE, SIDE_C, SIDE_RUST },
+	};
 	struct rust_lb_bench_input *in;
-	u64 ns[2][BENCH_NR] = { };
+	u64 (*ns)[BENCH_NR][SIDE_NR];
 	u64 sum = 0, done, len;
-	int h, round, ret = 0;
+	int r, k, h, ret = 0;
 
 	in = kmalloc_array(RUST_LB_BENCH_INPUTS, sizeof(*in), GFP_KERNEL);
-	if (!in)
-		return -ENOMEM;
-	/* A B B A: neither side always runs first. */
-	for (round = 0; round < 4; round++) {
-		bool rust = round == 0 || round == 3;
+	ns = kcalloc(RUST_LB_BENCH_REPEATS, sizeof(*ns), GFP_KERNEL);
+	if (!in || !ns) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (r = 0; r < RUST_LB_BENCH_REPEATS; r++) {
+		for (k = 0; k < SIDE_NR; k++) {
+			int side = order[r & 1][k];
+			u64 t[BENCH_NR] = { };
 
-		for (done = 0; done < n / 2; done += len) {
-			len = min_t(u64, RUST_LB_BENCH_CHUNK, n / 2 - done);
-			ret = rust_lb_bench_chunk(in, len, rust, ns[!rust], &sum);
-			if (ret)
-				goto out;
-			cond_resched();
+			for (done = 0; done < n; done += len) {
+				len = min_t(u64, RUST_LB_BENCH_CHUNK, n - done);
+				ret = rust_lb_bench_chunk(in, len, side, t, &sum);
+				if (ret)
+					goto out;
+				cond_resched();
+			}
+			for (h = 0; h < BENCH_NR; h++)
+				ns[r][h][side] = t[h];
 		}
 	}
 	mutex_lock(&rust_lb_bench_mutex);
-	rust_lb_bench_result.iterations = 2 * (n / 2);
+	rust_lb_bench_result.iterations = n;
 	rust_lb_bench_result.checksum = sum;
-	for (h = 0; h < BENCH_NR; h++) {
-		rust_lb_bench_result.ns[h][0] = ns[0][h];
-		rust_lb_bench_result.ns[h][1] = ns[1][h];
-		rust_lb_bench_result.valid[h] = true;
-	}
+	memcpy(rust_lb_bench_result.ns, ns, sizeof(rust_lb_bench_result.ns));
+	rust_lb_bench_result.valid = true;
 	mutex_unlock(&rust_lb_bench_mutex);
 out:
+	kfree(ns);
 	kfree(in);
 	return ret;
 }
 
 static int rust_lb_bench_show(struct seq_file *m, void *v)
 {
-	int h;
+	u64 n;
+	int r, h;
 
 	mutex_lock(&rust_lb_bench_mutex);
-	seq_printf(m, "%-20s %10s %10s %10s %8s\n", "helper", "iterations",
-		   "rust_ps", "c_ps", "rust/c");
-	for (h = 0; h < BENCH_NR; h++) {
-		u64 n = rust_lb_bench_result.iterations;
-		u64 r = rust_lb_bench_result.ns[h][0], c = rust_lb_bench_result.ns[h][1];
+	n = rust_lb_bench_result.iterations;
+	if (!rust_lb_bench_result.valid || !n)
+		goto out;
+	seq_printf(m, "# %llu calls per helper, side and repeat; %d repeats; ps per call\n",
+		   n, RUST_LB_BENCH_REPEATS);
+	seq_printf(m, "%-20s %6s %10s %10s %10s\n", "helper", "repeat", "base_ps",
+		   "rust_ps", "c_ps");
+	for (h = 0; h < BENCH_NR; h++)
+		for (r = 0; r < RUST_LB_BENCH_REPEATS; r++) {
+			u64 *t = rust_lb_bench_result.ns[r][h];
 
-		if (!rust_lb_bench_result.valid[h] || !n)
-			continue;
-		/* picoseconds per call; the ratio in hundredths */
-		seq_printf(m, "%-20s %10llu %10llu %10llu %5llu.%02llu\n",
-			   rust_lb_bench_names[h], n, div64_u64(r * 1000, n),
-			   div64_u64(c * 1000, n), div64_u64(r, c ?: 1),
-			   div64_u64(r * 100, c ?: 1) % 100);
-	}
+			seq_printf(m, "%-20s %6d %10llu %10llu %10llu\n",
+				   rust_lb_bench_names[h], r,
+				   div64_u64(t[SIDE_BASE] * 1000, n),
+				   div64_u64(t[SIDE_RUST] * 1000, n),
+				   div64_u64(t[SIDE_C] * 1000, n));
+		}
+out:
 	mutex_unlock(&rust_lb_bench_mutex);
 	return 0;
 }
@@ -277,6 +304,9 @@ static ssize_t rust_lb_bench_write(struct file *filp, const char __user *ubuf,
 		return ret;
 	if (n < 2 || n > 1000000)
 		return -EINVAL;
+	/* The helpers would count, the twins do not: not the same work. */
+	if (schedstat_enabled())
+		return -EBUSY;
 	ret = rust_lb_bench_run(n);
 	if (ret)
 		return ret;

@@ -3,11 +3,12 @@
  * The helpers' event counters: per CPU, listed once in
  * kernel/sched/rust_lb_counters.h, summed in /sys/kernel/debug/sched/rust_lb
  * as one "name value" line each and reset by writing 0 (any other write
- * fails with -EINVAL).
+ * fails with -EINVAL).  They count while schedstats are enabled: C adds
+ * to them with rust_lb_count(), Rust with count!(), both inline.
  */
 #include "glue.h"
 
-static DEFINE_PER_CPU(u64 [RUST_LB_NR_COUNTERS], rust_lb_counters);
+DEFINE_PER_CPU(u64 [RUST_LB_NR_COUNTERS], rust_lb_counters);
 
 static const char * const rust_lb_counter_names[RUST_LB_NR_COUNTERS] = {
 #define RUST_LB_COUNTER(name)	\
@@ -15,22 +16,6 @@ static const char * const rust_lb_counter_names[RUST_LB_NR_COUNTERS] = {
 #include "../rust_lb_counters.h"
 #undef RUST_LB_COUNTER
 };
-
-void sched_rust_lb_count(unsigned int counter, u64 n)
-{
-	if (likely(counter < RUST_LB_NR_COUNTERS))
-		this_cpu_add(rust_lb_counters[counter], n);
-}
-
-void sched_rust_lb_counters_save(u64 *buf)
-{
-	memcpy(buf, this_cpu_ptr(&rust_lb_counters), sizeof(rust_lb_counters));
-}
-
-void sched_rust_lb_counters_restore(const u64 *buf)
-{
-	memcpy(this_cpu_ptr(&rust_lb_counters), buf, sizeof(rust_lb_counters));
-}
 
 void sched_rust_lb_debugfs_create(const char *name, umode_t mode,
 				  const struct file_operations *fops)

@@ -3,11 +3,12 @@
  * What the C files of the Rust load-balancing helpers include: the headers
  * that kernel/sched/build_utility.c puts before sched.h, sched.h itself and
  * the seam, rust_lb.h.  Each file of kernel/sched/rust_lb/ has one job:
- * access.c (accessors for Rust), counters.c (event counters and their
- * debugfs file), verify.c (RUST_LB_VERIFY's bookkeeping), topology.c (the
- * boot-time seam check and the on-demand domain check), placement.c (the
- * tick's placement sample for the experiments), bench.c (the benchmark,
- * CONFIG_SCHED_RUST_LB_BENCH).
+ * counters.c (event counters and their debugfs file), verify.c
+ * (RUST_LB_VERIFY's bookkeeping), topology.c (the boot-time seam check and
+ * the on-demand domain check), placement.c (the tick's placement sample
+ * for the experiments), bench.c (the benchmark,
+ * CONFIG_SCHED_RUST_LB_BENCH), offsets.c (not an object: the top-level
+ * Kbuild makes <generated/sched-rust-lb-offsets.h> of it).
  */
 #ifndef _KERNEL_SCHED_RUST_LB_GLUE_H
 #define _KERNEL_SCHED_RUST_LB_GLUE_H
@@ -36,9 +37,5 @@
  */
 void sched_rust_lb_debugfs_create(const char *name, umode_t mode,
 				  const struct file_operations *fops);
-
-/* This CPU's event counters, for the benchmark to leave them as they were. */
-void sched_rust_lb_counters_save(u64 *buf);
-void sched_rust_lb_counters_restore(const u64 *buf);
 
 #endif /* _KERNEL_SCHED_RUST_LB_GLUE_H */

@@ -18,17 +18,17 @@ void sched_rust_lb_placement_tick(struct rq *rq)
 	struct sched_domain *sd;
 	int cpu = cpu_of(rq), i;
 
-	sched_rust_lb_count(rust_lb_placement_ticks, 1);
+	rust_lb_count(rust_lb_placement_ticks, 1);
 	if (READ_ONCE(rq->cfs.h_nr_runnable) < 2)
 		return;
-	sched_rust_lb_count(rust_lb_placement_stacked, 1);
+	rust_lb_count(rust_lb_placement_stacked, 1);
 
 	rcu_read_lock();
 	sd = rcu_dereference(per_cpu(sd_llc, cpu));
 	if (sd) {
 		for_each_cpu(i, sched_domain_span(sd)) {
 			if (i != cpu && idle_cpu(i)) {
-				sched_rust_lb_count(rust_lb_placement_stacked_idle, 1);
+				rust_lb_count(rust_lb_placement_stacked_idle, 1);
 				break;
 			}
 		}

@@ -24,10 +24,10 @@ static DEFINE_RATELIMIT_STATE(rust_lb_verify_rs, DEFAULT_RATELIMIT_INTERVAL,
 
 void sched_rust_lb_verify(unsigned int check, bool match)
 {
-	sched_rust_lb_count(rust_lb_verify_checks, 1);
+	rust_lb_count(rust_lb_verify_checks, 1);
 	if (match)
 		return;
-	sched_rust_lb_count(rust_lb_verify_mismatches, 1);
+	rust_lb_count(rust_lb_verify_mismatches, 1);
 	/* No KERN_ level: the default message level is a warning. */
 	if (__ratelimit(&rust_lb_verify_rs))
 		printk_deferred("sched: rust_lb: verify: Rust and C disagree in %s on CPU %d\n",

@@ -1,19 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# /sys/kernel/debug/sched/rust_lb lists every counter, "0" resets them, and
-# any other write is refused with EINVAL, leaving the values alone.
+# /sys/kernel/debug/sched/rust_lb lists every counter of
+# kernel/sched/rust_lb_counters.h and no other, "0" resets them, any other
+# write is refused with EINVAL, leaving the values alone, and nothing is
+# counted while schedstats are off.
 . "$(dirname "$0")/lib.sh"
 
-NAMES="rust_calls_get_llc_shared rust_calls_update_idle_cpu_scan rust_calls_ilb_budget
-rust_calls_update_ilb_group_scan rust_calls_newidle_skip rust_calls_ttwu_queue_cond
-rust_calls_calculate_imbalance rust_calls_serialize newidle_scans newidle_scans_truncated
-newidle_groups_scanned newidle_groups_skipped ilb_snapshots_published
-newidle_skipped_not_overloaded wakelist_idle_queued llc_imbalance_by_tasks
-llc_imbalance_by_util idle_cpus_underflow_avoided serialize_attempts
-serialize_skipped_not_due serialize_contended serialize_due placement_ticks
-placement_stacked placement_stacked_idle verify_checks verify_mismatches
-verify_known_fixes"
+# The counters: the one list, kernel/sched/rust_lb_counters.h, installed
+# beside the tests (one RUST_LB_COUNTER(name) line each).
+NAMES=$(sed -n 's/^RUST_LB_COUNTER(\([a-z0-9_]*\))$/\1/p' "$(dirname "$0")/rust_lb_counters.h")
 
 ktap_print_header
 require_debugfs
@@ -21,7 +17,7 @@ if [ ! -e "$COUNTERS" ]; then
 	ktap_skip_all "$COUNTERS missing"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 5
+ktap_set_plan 6
 
 missing=""
 for n in $NAMES; do
@@ -33,9 +29,9 @@ ktap_test_result "all $(echo $NAMES | wc -w) counters are listed" $ok
 
 extra=$(awk '{print $1}' "$COUNTERS" | while read -r n; do
 	echo " $NAMES " | tr '\n' ' ' | grep -q " $n " || echo "$n"; done)
-[ -n "$extra" ] && ktap_print_msg "undocumented: $extra"
+[ -n "$extra" ] && ktap_print_msg "not in rust_lb_counters.h: $extra"
 ok=false; [ -z "$extra" ] && ok=true
-ktap_test_result "no counter without documentation" $ok
+ktap_test_result "no counter that rust_lb_counters.h does not list" $ok
 
 run_load wake
 before=$(counter rust_calls_ttwu_queue_cond)
@@ -56,4 +52,18 @@ counters_reset
 v=$(counter rust_calls_ttwu_queue_cond)
 ok=false; [ "$v" -lt "$before" ] && ok=true
 ktap_test_result "writing 0 resets the counters ($before -> $v)" $ok
+
+# Counting follows schedstats: with them off the counters stand still
+# under the same load (the static key skips the per-CPU add).
+if [ -w "$SCHEDSTATS_SYSCTL" ]; then
+	echo 0 > "$SCHEDSTATS_SYSCTL"
+	counters_reset
+	run_load wake
+	off=$(counter rust_calls_ttwu_queue_cond)
+	echo 1 > "$SCHEDSTATS_SYSCTL"
+	ok=false; [ "$off" -eq 0 ] && ok=true
+	ktap_test_result "with schedstats off nothing is counted (ttwu calls: $off)" $ok
+else
+	ktap_test_skip "with schedstats off nothing is counted ($SCHEDSTATS_SYSCTL missing)"
+fi
 ktap_finished

@@ -21,6 +21,11 @@ require_debugfs() {
 }
 
 COUNTERS=$SCHED_DEBUGFS/rust_lb
+# The counters count while schedstats are enabled, as the scheduler's own
+# statistics do: the tests that watch them need schedstats on.
+SCHEDSTATS_SYSCTL=/proc/sys/kernel/sched_schedstats
+[ -w "$SCHEDSTATS_SYSCTL" ] && [ "$(cat "$SCHEDSTATS_SYSCTL")" != 1 ] &&
+	echo 1 > "$SCHEDSTATS_SYSCTL"
 # The workloads: built next to the tests (TEST_GEN_FILES), or on PATH.
 BIN=$(cd "$(dirname "$0")" && pwd)
 [ -x "$BIN/wakelat" ] || BIN=$(dirname "$(command -v wakelat || echo ./wakelat)")
