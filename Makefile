@@ -10,6 +10,7 @@
 #   make show    boot, show the features and domains, flip RUST_LB
 #   make shell   an interactive shell in the guest (stdin is typed there)
 #   make exec CMD='...'   one command in the guest, quoting intact
+#   make scale   the CPU-count sweep of serialize_due and ilb_util (tools/scale)
 #   make stress  the stress selftest on the debug kernel
 #   make series  the series for `git am` into your own tree (SERIES_OUT=dir)
 #   make kernel | guest | clippy | checkpatch | rustfmt | host-test | docs
@@ -79,7 +80,7 @@ ACCEL     ?= tcg
 RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
 	     --initrd $(GUEST)/initramfs.cpio.gz --accel $(ACCEL)
 
-.PHONY: all deps tree config kernel guest run show shell exec vng test stress \
+.PHONY: all deps tree config kernel guest run scale show shell exec vng test stress \
 	host-test clippy rustfmt checkpatch config-off series series-check docs vng-kernel \
 	clean help
 all: kernel guest
@@ -134,6 +135,11 @@ run:
 	@$(EXPERIMENT) --check
 	@$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile kernel guest
 	@$(EXPERIMENT)
+
+# The scale sweep: serialize_due and ilb_util at 8, 16, 32 and 64 vCPUs
+# (tools/scale; about 20 minutes, most of it booting 64 vCPUs).
+scale: kernel guest
+	@$(OVERLAY)/tools/scale $(if $(OUT),--out $(OUT))
 
 # Boot, show the features and the sched domains, flip RUST_LB both ways.
 show: kernel guest

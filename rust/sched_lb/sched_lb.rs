@@ -66,6 +66,28 @@ macro_rules! entry {
     };
 }
 
+/// The yes/no inputs of an entry point (`struct rust_lb_flags` of
+/// `rust_lb.h`): one bit per feature snapshot or sampled fact, defined once
+/// in C as `enum rust_lb_flag`.
+#[derive(Clone, Copy)]
+struct Flags(bindings::rust_lb_flags);
+
+impl Flags {
+    /// Whether `flag` (a bit of `enum rust_lb_flag`, see `flag!`) is set.
+    #[inline(always)]
+    fn has(self, flag: bindings::rust_lb_flag) -> bool {
+        self.0.bits & flag != 0
+    }
+}
+
+/// `flag!(NAME)`: the bit `RUST_LB_F_NAME` of `rust_lb.h`'s `enum
+/// rust_lb_flag`, through bindgen (a name the enum lacks does not compile).
+macro_rules! flag {
+    ($name:ident) => {
+        ::kernel::macros::paste! { ::kernel::bindings::[<rust_lb_flag_RUST_LB_F_ $name>] }
+    };
+}
+
 // The arithmetic's migration types are the C enum's values (`ty as u32`
 // converts, see `math::MigrationType`): checked when the crate is built.
 const _: () = {
@@ -81,7 +103,11 @@ entry! {
     /// idle CPU scans when the domain's `span_weight` CPUs run `sum_util`.
     ///
     /// Called from C as `rust_lb_ilb_scan_depth()`; see [`math::ilb_scan_depth`].
-    pub extern "C" fn rust_lb_ilb_scan_depth(nr_groups: u32, sum_util: u64, span_weight: u32) -> u32 {
+    pub extern "C" fn rust_lb_ilb_scan_depth(
+        nr_groups: u32,
+        sum_util: u64,
+        span_weight: u32,
+    ) -> u32 {
         math::ilb_scan_depth(nr_groups, sum_util, span_weight)
     }
 }
@@ -93,7 +119,10 @@ entry! {
     ///
     /// `env` is the environment of a balance in progress on this CPU, called
     /// inside that balance's RCU read-side critical section.
-    pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan(env: *mut bindings::lb_env, sum_util: u64) {
+    pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan(
+        env: *mut bindings::lb_env,
+        sum_util: u64,
+    ) {
         // SAFETY: the caller's promise is `LbEnv::from_raw()`'s contract.
         let env = unsafe { LbEnv::from_raw(env) };
         policy::update_idle_cpu_scan(env, sum_util);
@@ -103,7 +132,11 @@ entry! {
 entry! {
     /// SIS_UTIL's depth for the given inputs, for RUST_LB_VERIFY to compare
     /// with the C; see [`math::sis_util_nr_idle_scan`].
-    pub extern "C" fn rust_lb_sis_util_scan(sum_util: u64, llc_weight: u32, imbalance_pct: u32) -> u32 {
+    pub extern "C" fn rust_lb_sis_util_scan(
+        sum_util: u64,
+        llc_weight: u32,
+        imbalance_pct: u32,
+    ) -> u32 {
         math::sis_util_nr_idle_scan(sum_util, llc_weight, imbalance_pct)
     }
 }
@@ -114,10 +147,13 @@ entry! {
     /// # Safety
     ///
     /// As for [`rust_lb_update_idle_cpu_scan`].
-    pub unsafe extern "C" fn rust_lb_ilb_budget(env: *mut bindings::lb_env, ilb_util: bool) -> c_uint {
+    pub unsafe extern "C" fn rust_lb_ilb_budget(
+        env: *mut bindings::lb_env,
+        flags: bindings::rust_lb_flags,
+    ) -> c_uint {
         // SAFETY: as above.
         let env = unsafe { LbEnv::from_raw(env) };
-        policy::ilb_budget(env, ilb_util)
+        policy::ilb_budget(env, Flags(flags).has(flag!(ILB_UTIL)))
     }
 }
 
@@ -134,11 +170,12 @@ entry! {
         sum_util: u64,
         budget: c_uint,
         scanned: c_uint,
-        truncated: bool,
-        ilb_util: bool,
+        flags: bindings::rust_lb_flags,
     ) {
         // SAFETY: as above, for both pointers.
         let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
+        let f = Flags(flags);
+        let (truncated, ilb_util) = (f.has(flag!(TRUNCATED)), f.has(flag!(ILB_UTIL)));
         policy::ilb_done(env, sds, sum_util, budget, scanned, truncated, ilb_util);
     }
 }
@@ -154,13 +191,13 @@ entry! {
     pub unsafe extern "C" fn rust_lb_newidle_skip(
         this_rq: *mut bindings::rq,
         sd: *mut bindings::sched_domain,
-        rd_overloaded: bool,
-        rd_overload: bool,
+        flags: bindings::rust_lb_flags,
     ) -> bool {
         // SAFETY: runqueues live forever; `sd` is protected by the caller's RCU
         // read-side critical section for the duration of this call.
         let (rq, sd) = unsafe { (Rq::from_raw(this_rq), SchedDomain::from_raw(sd)) };
-        policy::newidle_skip(rq, sd, rd_overloaded, rd_overload)
+        let f = Flags(flags);
+        policy::newidle_skip(rq, sd, f.has(flag!(RD_OVERLOADED)), f.has(flag!(RD_OVERLOAD)))
     }
 }
 
@@ -173,10 +210,11 @@ entry! {
     /// wakee still descheduling on that CPU.
     pub extern "C" fn rust_lb_ttwu_queue_cond(
         nr_running: c_uint,
-        wakee_on_cpu: bool,
-        queue_idle: bool,
+        flags: bindings::rust_lb_flags,
     ) -> bool {
-        policy::ttwu_queue_cond(nr_running, wakee_on_cpu, queue_idle)
+        let f = Flags(flags);
+        let (on_cpu, queue_idle) = (f.has(flag!(WAKEE_ON_CPU)), f.has(flag!(TTWU_QUEUE_IDLE)));
+        policy::ttwu_queue_cond(nr_running, on_cpu, queue_idle)
     }
 }
 
@@ -189,18 +227,19 @@ entry! {
     pub unsafe extern "C" fn rust_lb_spare_imbalance(
         env: *mut bindings::lb_env,
         sds: *mut bindings::sd_lb_stats,
-        llc_spread: bool,
+        flags: bindings::rust_lb_flags,
     ) {
         // SAFETY: as above, for both pointers.
         let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
-        policy::spare_imbalance(env, sds, llc_spread);
+        policy::spare_imbalance(env, sds, Flags(flags).has(flag!(LB_LLC_SPREAD)));
     }
 }
 
 entry! {
     /// Whether to try `sched_balance_running` for a serialized domain.
-    pub extern "C" fn rust_lb_serialize_try(due: bool, serialize_due: bool) -> bool {
-        policy::serialize_try(due, serialize_due)
+    pub extern "C" fn rust_lb_serialize_try(flags: bindings::rust_lb_flags) -> bool {
+        let f = Flags(flags);
+        policy::serialize_try(f.has(flag!(DUE)), f.has(flag!(SERIALIZE_DUE)))
     }
 }
 

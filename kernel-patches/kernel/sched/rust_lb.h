@@ -67,6 +67,32 @@ DECLARE_PER_CPU(struct sched_domain_shared __rcu *, sd_llc_shared);
 DECLARE_STATIC_KEY_FALSE(sched_schedstats);
 
 /*
+ * The yes/no inputs of the helpers, one bit each, defined once here: the
+ * sched feature a shim snapshots for its helper (RUST_LB_F_<FEATURE>) and
+ * the facts it sampled.  The entry points take them as one struct
+ * rust_lb_flags, passed by value in a register, so that C cannot hand a
+ * bare bool or int where the flags go; the Rust reads the bits through
+ * bindgen.
+ */
+enum rust_lb_flag {
+	/* Feature snapshots. */
+	RUST_LB_F_ILB_UTIL		= 1U << 0,
+	RUST_LB_F_RD_OVERLOAD		= 1U << 1,
+	RUST_LB_F_TTWU_QUEUE_IDLE	= 1U << 2,
+	RUST_LB_F_LB_LLC_SPREAD		= 1U << 3,
+	RUST_LB_F_SERIALIZE_DUE		= 1U << 4,
+	/* Sampled facts. */
+	RUST_LB_F_TRUNCATED		= 1U << 8,	/* the group scan stopped early */
+	RUST_LB_F_RD_OVERLOADED		= 1U << 9,	/* rd->overloaded was set */
+	RUST_LB_F_WAKEE_ON_CPU		= 1U << 10,	/* the wakee was still descheduling there */
+	RUST_LB_F_DUE			= 1U << 11,	/* the domain is due for balancing */
+};
+
+struct rust_lb_flags {
+	unsigned int bits;
+};
+
+/*
  * Implemented in Rust: kernel/sched/rust_lb/sched_lb.rs.  Declared
  * in every configuration: the shims call them under rust_lb_on(), which
  * is false without CONFIG_SCHED_RUST_LB, so the calls compile away.
@@ -76,17 +102,22 @@ DECLARE_STATIC_KEY_FALSE(sched_schedstats);
 u32 rust_lb_ilb_scan_depth(u32 nr_groups, u64 sum_util, u32 span_weight);
 void rust_lb_update_idle_cpu_scan(struct lb_env *env, u64 sum_util);
 u32 rust_lb_sis_util_scan(u64 sum_util, u32 llc_weight, u32 imbalance_pct);
-unsigned int rust_lb_ilb_budget(struct lb_env *env, bool ilb_util);
+/* Flags: ILB_UTIL. */
+unsigned int rust_lb_ilb_budget(struct lb_env *env, struct rust_lb_flags flags);
+/* Flags: ILB_UTIL, TRUNCATED. */
 void rust_lb_ilb_done(struct lb_env *env, struct sd_lb_stats *sds,
 		      u64 sum_util, unsigned int budget, unsigned int scanned,
-		      bool truncated, bool ilb_util);
+		      struct rust_lb_flags flags);
+/* Flags: RD_OVERLOAD, RD_OVERLOADED. */
 bool rust_lb_newidle_skip(struct rq *this_rq, struct sched_domain *sd,
-			  bool rd_overloaded, bool rd_overload_feat);
-bool rust_lb_ttwu_queue_cond(unsigned int nr_running, bool wakee_on_cpu,
-			     bool queue_idle_feat);
+			  struct rust_lb_flags flags);
+/* Flags: TTWU_QUEUE_IDLE, WAKEE_ON_CPU. */
+bool rust_lb_ttwu_queue_cond(unsigned int nr_running, struct rust_lb_flags flags);
+/* Flags: LB_LLC_SPREAD. */
 void rust_lb_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds,
-			     bool llc_spread_feat);
-bool rust_lb_serialize_try(bool due, bool serialize_due_feat);
+			     struct rust_lb_flags flags);
+/* Flags: SERIALIZE_DUE, DUE. */
+bool rust_lb_serialize_try(struct rust_lb_flags flags);
 struct sched_domain_shared *rust_lb_get_llc_shared(struct lb_env *env);
 u64 rust_lb_check_topology(void);
 /* The stock C twin of rust_lb_spare_imbalance(), for the benchmark (fair.c). */
@@ -107,6 +138,14 @@ void sched_rust_lb_c_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds
 # define rust_lb_feat(x)	(sizeof(#x) == 0)
 # define rust_lb_verify_on()	false
 #endif
+
+/* RUST_LB_F_<name> if cond, for rust_lb_flags(). */
+#define rust_lb_flag(cond, name)	((cond) ? RUST_LB_F_##name : 0U)
+
+static inline struct rust_lb_flags rust_lb_flags(unsigned int bits)
+{
+	return (struct rust_lb_flags){ .bits = bits };
+}
 
 static inline void rust_lb_count(unsigned int counter, u64 n)
 {

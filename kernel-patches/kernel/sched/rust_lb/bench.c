@@ -51,6 +51,8 @@ struct rust_lb_bench_input {
 	u64 util;
 	u32 nr_groups, weight, pct, nr;
 	bool overloaded, on_cpu;
+	/* The flags the shims would pass, with the features on. */
+	unsigned int nidle_flags, ttwu_flags;
 	struct sd_lb_stats sds;
 };
 
@@ -105,6 +107,10 @@ static void rust_lb_bench_fill(struct rust_lb_bench_input *in, struct sched_doma
 		in[i].nr = rust_lb_xorshift(&x) % 3;
 		in[i].overloaded = rust_lb_xorshift(&x) & 1;
 		in[i].on_cpu = rust_lb_xorshift(&x) & 1;
+		in[i].nidle_flags = rust_lb_flag(in[i].overloaded, RD_OVERLOADED) |
+				      RUST_LB_F_RD_OVERLOAD;
+		in[i].ttwu_flags = rust_lb_flag(in[i].on_cpu, WAKEE_ON_CPU) |
+				   RUST_LB_F_TTWU_QUEUE_IDLE;
 		memset(&in[i].sds, 0, sizeof(in[i].sds));
 		in[i].sds.local = sd->groups;
 		in[i].sds.busiest = sd->groups->next;
@@ -163,11 +169,12 @@ static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env
 		RUST_LB_BENCH_LOOP(ns[BENCH_ILB_DEPTH],
 				   rust_lb_ilb_scan_depth(p->nr_groups, p->util, p->weight));
 		RUST_LB_BENCH_LOOP(ns[BENCH_NEWIDLE],
-				   rust_lb_newidle_skip(rq, lowest, p->overloaded, true));
+				   rust_lb_newidle_skip(rq, lowest, rust_lb_flags(p->nidle_flags)));
 		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU],
-				   rust_lb_ttwu_queue_cond(p->nr, p->on_cpu, true));
+				   rust_lb_ttwu_queue_cond(p->nr, rust_lb_flags(p->ttwu_flags)));
 		RUST_LB_BENCH_LOOP(ns[BENCH_SPARE],
-				   (rust_lb_spare_imbalance(env, &p->sds, true),
+				   (rust_lb_spare_imbalance(env, &p->sds,
+							   rust_lb_flags(RUST_LB_F_LB_LLC_SPREAD)),
 				    env->imbalance + env->migration_type));
 		break;
 	default:
