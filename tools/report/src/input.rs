@@ -33,6 +33,10 @@ pub struct Run {
     /// The workload's latency histogram, if its JSON line has one
     /// (`"hist":[[upper_us,count],...]`, schbench): for CDFs.
     pub hist: Vec<(f64, f64)>,
+    /// Per-CPU runnable counts over the run (`"occupancy":[[t,n0,n1,...]]`,
+    /// the first llc_spread run of each state): time in s, then one count
+    /// per CPU.
+    pub occupancy: Vec<Vec<f64>>,
 }
 
 /// A whole results file.
@@ -124,6 +128,18 @@ fn parse_run(o: &Map<String, Value>) -> Result<Run, String> {
                     .filter_map(|b| {
                         let b = b.as_array()?;
                         Some((b.first()?.as_f64()?, b.get(1)?.as_f64()?))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        occupancy: o
+            .get("occupancy")
+            .and_then(Value::as_array)
+            .map(|rows| {
+                rows.iter()
+                    .filter_map(|r| {
+                        let r: Vec<f64> = r.as_array()?.iter().filter_map(Value::as_f64).collect();
+                        (r.len() >= 2).then_some(r)
                     })
                     .collect()
             })

@@ -30,8 +30,9 @@ second of run (or per run) beside them.
                  DIR/headline.png (every run of the headline's measures
                  as a dot beside each state's mean),
                  DIR/latency-CASE-WORKLOAD.png, DIR/counters-CASE-WORKLOAD.png
-                 and DIR/cdf-CASE-WORKLOAD.png (latency CDFs from the
-                 workload's histogram, schbench)
+                 DIR/cdf-CASE-WORKLOAD.png (latency CDFs from the
+                 workload's histogram, schbench) and DIR/occupancy-CASE.png
+                 (per-CPU runnable tasks over one run in each state)
   --font TTF     font for the plots' text (default
                  /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf, package
                  fonts-dejavu-core); missing: plots without text
@@ -182,6 +183,11 @@ fn run(a: &Args) -> Result<(), String> {
             .and_then(|f| f.get("p99"))
             .and_then(|v| v.as_f64());
         for c in &s.cases {
+            if plot_runs::has_occupancy(&inp, &c.case) {
+                let p = out.join(format!("occupancy-{}.png", plot::slug(&c.case)));
+                plot_runs::occupancy(&p, &inp, &c.case, &c.feature, text).map_err(perr)?;
+                files.push(p);
+            }
             for w in &c.workloads {
                 if plot_runs::has_hist(&inp, &c.case, &w.workload) {
                     let p = out.join(format!(

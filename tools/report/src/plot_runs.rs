@@ -202,6 +202,94 @@ pub fn cdf(
     Ok(())
 }
 
+/// Whether a case has an occupancy sample in both states.
+pub fn has_occupancy(input: &Input, case: &str) -> bool {
+    [State::Off, State::On].into_iter().all(|s| {
+        input
+            .runs
+            .iter()
+            .any(|r| r.case == case && r.state == s && !r.occupancy.is_empty())
+    })
+}
+
+/// The per-CPU occupancy timeline of one run in each state: a lane per CPU,
+/// each sample a cell, white when the CPU had nothing runnable, blue with
+/// one task, red with two or more (stacked).
+pub fn occupancy(path: &Path, input: &Input, case: &str, feature: &str, text: bool) -> Res<()> {
+    let pick = |s: State| {
+        input
+            .runs
+            .iter()
+            .find(|r| r.case == case && r.state == s && !r.occupancy.is_empty())
+    };
+    let runs = [pick(State::Off), pick(State::On)];
+    let ncpu = runs
+        .iter()
+        .flatten()
+        .flat_map(|r| r.occupancy.iter().map(|row| row.len() - 1))
+        .max()
+        .unwrap_or(0);
+    let tmax = runs
+        .iter()
+        .flatten()
+        .flat_map(|r| r.occupancy.iter().map(|row| row[0]))
+        .fold(0.1, f64::max);
+    let root = BitMapBackend::new(path, (1000, 560)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let panels = root.split_evenly((2, 1));
+    for (k, (area, run)) in panels.iter().zip(runs.iter()).enumerate() {
+        let Some(run) = run else { continue };
+        let name = if k == 0 {
+            format!("NO_{feature} (off)")
+        } else {
+            format!("{feature} (on)")
+        };
+        let mut b = ChartBuilder::on(area);
+        b.margin(10)
+            .x_label_area_size(if text { 30 } else { 4 })
+            .y_label_area_size(if text { 50 } else { 4 });
+        if text {
+            b.caption(
+                format!(
+                    "{case}: {name}, run {}: runnable tasks per CPU (white 0, blue 1, red 2+)",
+                    run.iter
+                ),
+                font(14),
+            );
+        }
+        let mut chart = b.build_cartesian_2d(0.0..tmax, 0.0..ncpu as f64)?;
+        if text {
+            chart
+                .configure_mesh()
+                .disable_mesh()
+                .x_desc("s")
+                .y_desc("CPU")
+                .y_labels(ncpu.min(16))
+                .label_style(font(11))
+                .axis_desc_style(font(11))
+                .draw()?;
+        }
+        let rows = &run.occupancy;
+        for (i, row) in rows.iter().enumerate() {
+            let t0 = row[0];
+            let t1 = rows.get(i + 1).map_or(t0 + 0.1, |next| next[0]);
+            for (cpu, n) in row[1..].iter().enumerate() {
+                let color = match *n as i64 {
+                    0 => continue,
+                    1 => RGBColor(120, 160, 220),
+                    _ => RGBColor(210, 40, 40),
+                };
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(t0, cpu as f64 + 0.1), (t1, cpu as f64 + 0.9)],
+                    color.filled(),
+                )))?;
+            }
+        }
+    }
+    root.present()?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,7 +301,7 @@ mod tests {
         );
         for (i, st) in ["off", "on", "off", "on"].iter().enumerate() {
             t += &format!(
-                "\n{{\"case\":\"c\",\"feature\":\"F\",\"state\":\"{st}\",\"iter\":{},\"workload\":\"schbench\",\"metrics\":{{\"p99\":{},\"rps\":{},\"hist\":[[10.0,5],[20.0,{}],[1000.0,1]]}},\"counters\":{{}},\"duration_s\":1}}",
+                "\n{{\"case\":\"c\",\"feature\":\"F\",\"state\":\"{st}\",\"iter\":{},\"workload\":\"schbench\",\"metrics\":{{\"p99\":{},\"rps\":{},\"hist\":[[10.0,5],[20.0,{}],[1000.0,1]]}},\"counters\":{{}},\"occupancy\":[[0.0,0,1,2],[0.1,1,2,0]],\"duration_s\":1}}",
                 i / 2 + 1,
                 100 + i * 10,
                 50 + i,
@@ -233,6 +321,11 @@ mod tests {
         let m = merged(&inp, "c", "schbench", State::Off);
         assert_eq!(m.get(&20_000), Some(&(3.0 + 5.0)));
         assert!(has_hist(&inp, "c", "schbench"));
+        assert!(has_occupancy(&inp, "c"));
+        assert_eq!(
+            inp.runs[0].occupancy,
+            vec![vec![0.0, 0.0, 1.0, 2.0], vec![0.1, 1.0, 2.0, 0.0]]
+        );
         assert!(!has_hist(&inp, "c", "wakelat"));
     }
 
@@ -249,6 +342,9 @@ mod tests {
             assert!(std::fs::metadata(&p).unwrap().len() > 1000);
             let p = dir.join(format!("cdf-{t}.png"));
             cdf(&p, &inp, "c", "F", "schbench", Some(15.0), t).unwrap();
+            assert!(std::fs::metadata(&p).unwrap().len() > 1000);
+            let p = dir.join(format!("occ-{t}.png"));
+            occupancy(&p, &inp, "c", "F", t).unwrap();
             assert!(std::fs::metadata(&p).unwrap().len() > 1000);
         }
         std::fs::remove_dir_all(&dir).unwrap();
