@@ -11,17 +11,29 @@
 
 use kernel::bindings;
 
-/// Adds `n` to the counter with index `counter` on this CPU, while
-/// schedstats are enabled: behind the `sched_schedstats` static key (a NOP
-/// while it is off) an inline `%gs`-relative add, as C's `rust_lb_count()`.
+/// Whether the counters count (schedstats are enabled): the
+/// `sched_schedstats` static key, a NOP or a load and a test, as C's
+/// `schedstat_enabled()`.  For work that only feeds a counter.
 #[inline(always)]
-pub(crate) fn add(counter: bindings::rust_lb_counter, n: u64) {
+pub(crate) fn enabled() -> bool {
     #[cfg(CONFIG_SCHEDSTATS)]
-    if kernel::static_branch_unlikely!(bindings::sched_schedstats) {
-        kernel::this_cpu_add_u64!(bindings::rust_lb_counters, counter as usize, n);
+    {
+        kernel::static_branch_unlikely!(bindings::sched_schedstats)
     }
     #[cfg(not(CONFIG_SCHEDSTATS))]
-    let _ = (counter, n);
+    {
+        false
+    }
+}
+
+/// Adds `n` to the counter with index `counter` on this CPU while the
+/// counters count ([`enabled`]): an inline `%gs`-relative add, as C's
+/// `rust_lb_count()`.
+#[inline(always)]
+pub(crate) fn add(counter: bindings::rust_lb_counter, n: u64) {
+    if enabled() {
+        kernel::this_cpu_add_u64!(bindings::rust_lb_counters, counter as usize, n);
+    }
 }
 
 /// `count!(name)` adds one to the counter `RUST_LB_COUNTER(name)` of

@@ -10,7 +10,7 @@
 
 #![forbid(unsafe_code)]
 
-use crate::counters::count;
+use crate::counters::{self, count};
 use crate::math;
 use kernel::sched::{
     lb::{IdleType, LbEnv, Migration, SdLbStats},
@@ -66,7 +66,10 @@ pub(crate) fn ilb_done(
 ) {
     count!(rust_calls_update_ilb_group_scan);
     let newidle = env.idle() == IdleType::NewlyIdle;
-    if !ilb_util && !newidle {
+    // Without ILB_UTIL a newidle scan is only counted: no LLC lookup on
+    // that path unless the counters count.
+    let count_only = newidle && counters::enabled();
+    if !(ilb_util || count_only) {
         return;
     }
     let Some(sds) = llc_shared(env) else {
