@@ -289,6 +289,27 @@ pub fn floor_line(meta: &serde_json::Map<String, Value>) -> Option<String> {
     ))
 }
 
+/// One row's cells, in the order of both renderings' columns.
+fn cells(c: &Case, r: &Row) -> [String; 10] {
+    [
+        c.case.clone(),
+        r.role.to_string(),
+        measure(r),
+        num(r.off_mean),
+        num(r.on_mean),
+        pct(r.diff_pct),
+        ci(r.ci_pct),
+        p(r.welch.as_ref()),
+        p(r.paired.as_ref()),
+        r.verdict.clone(),
+    ]
+}
+
+/// Runs off and on behind a case's measures.
+fn runs(c: &Case) -> (usize, usize) {
+    c.rows.first().map_or((0, 0), |r| (r.off.len(), r.on.len()))
+}
+
 /// The headline as text, the first table of the report.
 pub fn render_text(cases: &[Case], meta: &serde_json::Map<String, Value>) -> String {
     let mut o = String::new();
@@ -310,22 +331,13 @@ pub fn render_text(cases: &[Case], meta: &serde_json::Map<String, Value>) -> Str
     );
     for c in cases {
         for r in &c.rows {
+            let [case, role, m, off, on, diff, ci, pw, pp, verdict] = cells(c, r);
             let _ = writeln!(
                 o,
-                "{:<16} {:<8} {:<40} {:>10} {:>10} {:>8} {:>18} {:>8} {:>8}  {}",
-                c.case,
-                r.role,
-                measure(r),
-                num(r.off_mean),
-                num(r.on_mean),
-                pct(r.diff_pct),
-                ci(r.ci_pct),
-                p(r.welch.as_ref()),
-                p(r.paired.as_ref()),
-                r.verdict
+                "{case:<16} {role:<8} {m:<40} {off:>10} {on:>10} {diff:>8} {ci:>18} {pw:>8} {pp:>8}  {verdict}"
             );
         }
-        let n = c.rows.first().map_or((0, 0), |r| (r.off.len(), r.on.len()));
+        let n = runs(c);
         let _ = writeln!(
             o,
             "{:<16} claim: {} ({}; {} runs off, {} on)",
@@ -367,27 +379,16 @@ pub fn render_rst(cases: &[Case], meta: &serde_json::Map<String, Value>) -> Stri
     }
     for c in cases {
         for r in &c.rows {
-            let m = format!("``{}``", measure(r));
-            let cells = [
-                c.case.clone(),
-                r.role.to_string(),
-                m,
-                num(r.off_mean),
-                num(r.on_mean),
-                pct(r.diff_pct),
-                ci(r.ci_pct),
-                p(r.welch.as_ref()),
-                p(r.paired.as_ref()),
-                r.verdict.clone(),
-            ];
-            for (i, s) in cells.iter().enumerate() {
+            let mut row = cells(c, r);
+            row[2] = format!("``{}``", row[2]);
+            for (i, s) in row.iter().enumerate() {
                 cell(&mut o, i == 0, s);
             }
         }
     }
     let _ = writeln!(o);
     for c in cases {
-        let n = c.rows.first().map_or((0, 0), |r| (r.off.len(), r.on.len()));
+        let n = runs(c);
         let _ = writeln!(
             o,
             "- ``{}`` ({}): {} ({} runs off, {} on).",
