@@ -279,12 +279,13 @@ pub fn sibling_imbalance(
     };
     // (2 * diff + cores) / cores == 2 * diff / cores + 1, and with
     // diff = q * cores + r: 2 * diff / cores = 2 * q + 2 * r / cores.
-    // q <= busiest_nr_running and r < cores < 2^33: nothing saturates.
+    // q <= busiest_nr_running < 2^32 and r < cores < 2^33, so the result is
+    // below 2^34: the wrapping operations are exact.
     let (q, r) = (diff / cores, diff % cores);
     let imbalance = q
-        .saturating_mul(2)
-        .saturating_add(r.saturating_mul(2) / cores)
-        .saturating_add(1);
+        .wrapping_mul(2)
+        .wrapping_add(r.wrapping_mul(2) / cores)
+        .wrapping_add(1);
     if imbalance <= 1 && local_nr_running == 0 && busiest_nr_running > 1 {
         2
     } else {
@@ -408,16 +409,21 @@ pub enum NewidleSkip {
 ///   not overloaded, or when `avg_idle_ns < max_newidle_lb_cost_ns`, as
 ///   [`rd_overload_skip_newidle`];
 /// - `rd_overload == false`: only the cost rule; the indicator is ignored.
+///
+/// `idle_times` gives `(avg_idle_ns, max_newidle_lb_cost_ns)`; it is called
+/// only when the indicator has not decided, as the C reads the two times
+/// only then.
 #[inline]
 pub fn newidle_skip(
     rd_overload: bool,
     rd_overloaded: bool,
-    avg_idle_ns: u64,
-    max_newidle_lb_cost_ns: u64,
+    idle_times: impl FnOnce() -> (u64, u64),
 ) -> Option<NewidleSkip> {
     if rd_overload && !rd_overloaded {
-        Some(NewidleSkip::NotOverloaded)
-    } else if rd_overload_skip_newidle(true, avg_idle_ns, max_newidle_lb_cost_ns) {
+        return Some(NewidleSkip::NotOverloaded);
+    }
+    let (avg_idle_ns, max_newidle_lb_cost_ns) = idle_times();
+    if rd_overload_skip_newidle(true, avg_idle_ns, max_newidle_lb_cost_ns) {
         Some(NewidleSkip::TooShort)
     } else {
         None

@@ -110,8 +110,8 @@ pub(crate) fn newidle_skip(
     rd_overload: bool,
 ) -> bool {
     count!(rust_calls_newidle_skip);
-    let cost = sd.map_or(0, |sd| sd.max_newidle_lb_cost());
-    match math::newidle_skip(rd_overload, rd_overloaded, rq.avg_idle(), cost) {
+    let idle_times = || (rq.avg_idle(), sd.map_or(0, |sd| sd.max_newidle_lb_cost()));
+    match math::newidle_skip(rd_overload, rd_overloaded, idle_times) {
         Some(math::NewidleSkip::NotOverloaded) => {
             count!(newidle_skipped_not_overloaded);
             true
@@ -155,12 +155,21 @@ pub(crate) fn spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) 
         if !by_siblings && local.idle_cpus() < busiest.idle_cpus() {
             count!(idle_cpus_underflow_avoided);
         }
+        // Only the spread by siblings uses the core counts: read the groups
+        // only then, as the C does.
+        let cores = |g: Option<&kernel::sched::topology::SchedGroup>| {
+            if by_siblings {
+                g.map_or(0, |g| g.cores())
+            } else {
+                0
+            }
+        };
         let ctx = math::SpreadContext {
             busiest_group_weight: busiest.group_weight(),
             prefer_sibling: stats.prefer_sibling(),
             dst_idle,
-            local_cores: stats.local().map_or(0, |g| g.cores()),
-            busiest_cores: stats.busiest().map_or(0, |g| g.cores()),
+            local_cores: cores(stats.local()),
+            busiest_cores: cores(stats.busiest()),
             numa_imb_nr: (sd.flags() & flags::NUMA != 0).then(|| sd.imb_numa_nr()),
         };
         math::llc_spread_imbalance(

@@ -109,10 +109,10 @@ proptest! {
                               near in 0u64..3) {
         for (avg, cost) in [(avg, cost), (cost.saturating_add(near).saturating_sub(1), cost)] {
             let stock = !overloaded || avg < cost;
-            prop_assert_eq!(newidle_skip(true, overloaded, avg, cost).is_some(), stock);
-            prop_assert_eq!(newidle_skip(false, overloaded, avg, cost).is_some(), avg < cost);
+            prop_assert_eq!(newidle_skip(true, overloaded, || (avg, cost)).is_some(), stock);
+            prop_assert_eq!(newidle_skip(false, overloaded, || (avg, cost)).is_some(), avg < cost);
             // The indicator is the reason only when it decides.
-            prop_assert_eq!(newidle_skip(true, overloaded, avg, cost) == Some(NewidleSkip::NotOverloaded),
+            prop_assert_eq!(newidle_skip(true, overloaded, || (avg, cost)) == Some(NewidleSkip::NotOverloaded),
                             !overloaded);
         }
     }

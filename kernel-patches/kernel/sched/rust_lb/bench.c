@@ -5,18 +5,33 @@
 #include "glue.h"
 
 /*
- * Benchmark: each helper against its stock C twin, on this CPU, over
- * inputs drawn once from a fixed xorshift sequence, with an empty loop of
- * the same shape (the input fetched, nothing called) as the baseline.
+ * Benchmark: each helper against its C twin and the stock C, on this CPU,
+ * over inputs drawn once from a fixed xorshift sequence, with an empty loop
+ * of the same shape (the input fetched, nothing called) as the baseline.
  * Write the number of calls per helper and repeat (2..1000000) to
  * /sys/kernel/debug/sched/rust_lb_bench; it runs RUST_LB_BENCH_REPEATS
  * repeats, the Rust side first in even repeats and the C side first in odd
- * ones (A B, B A, ...), each side in chunks of RUST_LB_BENCH_CHUNK calls
- * with interrupts off, with a chance to reschedule between chunks.  Read
- * back one line per helper and repeat: picoseconds per call of the empty
- * loop, the Rust helper and the C twin (tools/helper-cost computes the
- * statistics).  The C twins are the stock code: the same expressions as
- * the shims' RUST_LB_VERIFY twins, and calculate_spare_imbalance() itself.
+ * ones (A B C D, D C B A, ...), each side in chunks of RUST_LB_BENCH_CHUNK
+ * calls with interrupts off, with a chance to reschedule between chunks.
+ * Read back one line per helper and repeat: picoseconds per call of the
+ * empty loop, the Rust helper, its C twin and the stock C
+ * (tools/helper-cost computes the statistics).
+ *
+ * The C twin is the helper's decision written in C: the same inputs
+ * (feature positions included), the same guards, the same counters
+ * (rust_lb_count() where the Rust has count!()).  Rust against it is what
+ * the language and the seam cost.  The stock C is the code the helper
+ * stands beside, one feature position without guards or counters: the
+ * same expressions as the shims' RUST_LB_VERIFY twins, and
+ * calculate_spare_imbalance() itself.  Rust against it is what the
+ * switchable, counted helper costs over the kernel it replaces.
+ *
+ * Each side is called as fair.c and core.c call it.  The stock code is
+ * inline at its call site, so the C sides are inline here; so is the Rust
+ * helper with CONFIG_SCHED_RUST_LB_INLINE, and an out-of-line call without
+ * it.  calculate_spare_imbalance() is private to fair.c and reached
+ * through an exported function, so the Rust spare-capacity imbalance and
+ * its twin are called through functions of the same shape.
  *
  * The helpers count their decisions while schedstats are enabled and the
  * twins count nothing, so the benchmark refuses to run (-EBUSY) unless
@@ -30,8 +45,8 @@
 enum { BENCH_LLC_SHARED, BENCH_SIS_UTIL, BENCH_ILB_DEPTH, BENCH_NEWIDLE,
 	BENCH_TTWU, BENCH_SPARE, BENCH_NR };
 
-/* The sides of a repeat: the empty loop, the Rust helper, the C twin. */
-enum { SIDE_BASE, SIDE_RUST, SIDE_C, SIDE_NR };
+/* The sides of a repeat: the empty loop, the Rust helper, its C twin, stock C. */
+enum { SIDE_BASE, SIDE_RUST, SIDE_C, SIDE_STOCK, SIDE_NR };
 
 static const char * const rust_lb_bench_names[BENCH_NR] = {
 	"get_llc_shared", "sis_util_scan", "ilb_scan_depth", "newidle_skip",
@@ -64,7 +79,7 @@ static u64 rust_lb_xorshift(u64 *x)
 	return *x;
 }
 
-static noinline u32 rust_lb_c_sis_util(u64 sum_util, u32 llc_weight, u32 pct)
+static __always_inline u32 rust_lb_stock_sis_util(u64 sum_util, u32 llc_weight, u32 pct)
 {
 	u64 x = sum_util, y, tmp;
 
@@ -77,7 +92,7 @@ static noinline u32 rust_lb_c_sis_util(u64 sum_util, u32 llc_weight, u32 pct)
 	return y;
 }
 
-static noinline u32 rust_lb_c_ilb_depth(u32 nr_groups, u64 sum_util, u32 weight)
+static __always_inline u32 rust_lb_stock_ilb_depth(u32 nr_groups, u64 sum_util, u32 weight)
 {
 	u64 nr_scan = (u64)nr_groups * sum_util;
 
@@ -85,11 +100,152 @@ static noinline u32 rust_lb_c_ilb_depth(u32 nr_groups, u64 sum_util, u32 weight)
 	return nr_groups - nr_scan;
 }
 
-static noinline struct sched_domain_shared *rust_lb_c_llc_shared(struct lb_env *env)
+static __always_inline struct sched_domain_shared *
+rust_lb_stock_llc_shared(struct lb_env *env)
 {
 	if (per_cpu(sd_llc_size, env->dst_cpu) != env->sd->span_weight)
 		return NULL;
 	return rcu_dereference(per_cpu(sd_llc_shared, env->dst_cpu));
+}
+
+/* The C twins of the helpers (see the top of this file). */
+#define rust_lb_c_count(name)	rust_lb_count(rust_lb_##name, 1)
+
+static __always_inline struct sched_domain_shared *rust_lb_c_llc_shared(struct lb_env *env)
+{
+	rust_lb_c_count(rust_calls_get_llc_shared);
+	if (per_cpu(sd_llc_size, env->dst_cpu) != env->sd->span_weight)
+		return NULL;
+	return rcu_dereference(per_cpu(sd_llc_shared, env->dst_cpu));
+}
+
+static __always_inline u32 rust_lb_c_sis_util(u64 sum_util, u32 llc_weight, u32 pct)
+{
+	u64 x, xp, sq, tmp;
+
+	if (!llc_weight)
+		return 0;
+	x = sum_util / llc_weight;
+	if (check_mul_overflow(x, (u64)pct, &xp) || check_mul_overflow(xp, xp, &sq))
+		tmp = SCHED_CAPACITY_SCALE;
+	else
+		tmp = min_t(u64, sq / (10000 * SCHED_CAPACITY_SCALE), SCHED_CAPACITY_SCALE);
+	return (SCHED_CAPACITY_SCALE - tmp) * llc_weight / SCHED_CAPACITY_SCALE;
+}
+
+/* n * s / d, rounded down, exact where n * s overflows (d > s). */
+static __always_inline u64 rust_lb_c_mul_div_below(u32 n, u64 s, u64 d)
+{
+	u64 p, a, qa, ra, b;
+
+	if (!check_mul_overflow((u64)n, s, &p))
+		return p / d;
+	a = size_mul(n >> 16, s);
+	qa = a / d;
+	ra = a % d;
+	b = size_add(size_mul(ra, 1 << 16), size_mul(n & 0xffff, s));
+	return size_add(size_mul(qa, 1 << 16), b / d);
+}
+
+static __always_inline u32 rust_lb_c_ilb_depth(u32 nr_groups, u64 sum_util, u32 weight)
+{
+	u64 capacity = (u64)weight * SCHED_CAPACITY_SCALE;
+
+	if (!nr_groups)
+		return 0;
+	if (!capacity)
+		return nr_groups;
+	if (sum_util >= capacity)
+		return 1;
+	return nr_groups - (u32)rust_lb_c_mul_div_below(nr_groups, sum_util, capacity);
+}
+
+static __always_inline bool rust_lb_c_newidle_skip(struct rq *rq, struct sched_domain *sd,
+						   unsigned int f)
+{
+	u64 avg_idle;
+
+	rust_lb_c_count(rust_calls_newidle_skip);
+	if ((f & RUST_LB_F_RD_OVERLOAD) && !(f & RUST_LB_F_RD_OVERLOADED)) {
+		rust_lb_c_count(newidle_skipped_not_overloaded);
+		return true;
+	}
+	/* Read once each, as the Rust abstractions read them. */
+	avg_idle = READ_ONCE(rq->avg_idle);
+	return avg_idle < (sd ? READ_ONCE(sd->max_newidle_lb_cost) : 0);
+}
+
+static __always_inline bool rust_lb_c_ttwu(unsigned int nr, unsigned int f)
+{
+	bool queue;
+
+	rust_lb_c_count(rust_calls_ttwu_queue_cond);
+	queue = !nr && (f & (RUST_LB_F_TTWU_QUEUE_IDLE | RUST_LB_F_WAKEE_ON_CPU));
+	if (queue && (f & RUST_LB_F_TTWU_QUEUE_IDLE))
+		rust_lb_c_count(wakelist_idle_queued);
+	return queue;
+}
+
+static __always_inline u64 rust_lb_c_sibling(bool dst_idle, u32 lnr, u32 bnr, u32 lc, u32 bc)
+{
+	u64 diff, sub, cores, imb;
+
+	if (!dst_idle || !bnr)
+		return 0;
+	if (lc == bc)
+		return bnr > lnr ? bnr - lnr : 0;
+	diff = (u64)lc * bnr;
+	sub = (u64)bc * lnr;
+	diff = diff > sub ? diff - sub : 0;
+	cores = (u64)lc + bc;
+	if (!cores)
+		return 0;
+	imb = 2 * (diff / cores) + 2 * (diff % cores) / cores + 1;
+	if (imb <= 1 && !lnr && bnr > 1)
+		return 2;
+	return imb;
+}
+
+static noinline void rust_lb_c_spare(struct lb_env *env, struct sd_lb_stats *sds)
+{
+	struct sg_lb_stats *local = &sds->local_stat, *busiest = &sds->busiest_stat;
+	bool share_llc = env->sd->flags & SD_SHARE_LLC;
+	bool overloaded = busiest->group_type > group_fully_busy;
+	bool dst_idle = env->idle != __CPU_NOT_IDLE;
+	bool by_siblings;
+	u64 imb;
+
+	rust_lb_c_count(rust_calls_calculate_imbalance);
+	if (overloaded && !share_llc) {	/* LB_LLC_SPREAD is on, as for the Rust */
+		imb = min_t(u64, local->group_capacity > local->group_util ?
+			    local->group_capacity - local->group_util : 0, LONG_MAX);
+		env->migration_type = dst_idle && !imb ? migrate_task : migrate_util;
+		env->imbalance = dst_idle && !imb ? 1 : imb;
+		return;
+	}
+	if (share_llc && overloaded)
+		rust_lb_c_count(llc_imbalance_by_tasks);
+	by_siblings = busiest->group_weight == 1 || sds->prefer_sibling;
+	if (!by_siblings && local->idle_cpus < busiest->idle_cpus)
+		rust_lb_c_count(idle_cpus_underflow_avoided);
+	if (by_siblings)
+		imb = rust_lb_c_sibling(dst_idle, local->sum_nr_running, busiest->sum_nr_running,
+					sds->local ? sds->local->cores : 0,
+					sds->busiest ? sds->busiest->cores : 0);
+	else
+		imb = local->idle_cpus > busiest->idle_cpus ?
+		      local->idle_cpus - busiest->idle_cpus : 0;
+	if ((env->sd->flags & SD_NUMA) && (u64)local->sum_nr_running + 1 <= env->sd->imb_numa_nr &&
+	    imb <= 2)
+		imb = 0;
+	env->migration_type = migrate_task;
+	env->imbalance = min_t(u64, imb / 2, LONG_MAX);
+}
+
+/* The Rust spare-capacity imbalance, shaped as sched_rust_lb_c_spare_imbalance(). */
+static noinline void rust_lb_spare(struct lb_env *env, struct sd_lb_stats *sds)
+{
+	rust_lb_spare_imbalance(env, sds, rust_lb_flags(RUST_LB_F_LB_LLC_SPREAD));
 }
 
 static void rust_lb_bench_fill(struct rust_lb_bench_input *in, struct sched_domain *sd)
@@ -173,17 +329,30 @@ static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env
 		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU],
 				   rust_lb_ttwu_queue_cond(p->nr, rust_lb_flags(p->ttwu_flags)));
 		RUST_LB_BENCH_LOOP(ns[BENCH_SPARE],
-				   (rust_lb_spare_imbalance(env, &p->sds,
-							   rust_lb_flags(RUST_LB_F_LB_LLC_SPREAD)),
+				   (rust_lb_spare(env, &p->sds),
 				    env->imbalance + env->migration_type));
 		break;
-	default:
+	case SIDE_C:
 		RUST_LB_BENCH_LOOP(ns[BENCH_LLC_SHARED],
 				   (unsigned long)rust_lb_c_llc_shared(env) + p->nr);
 		RUST_LB_BENCH_LOOP(ns[BENCH_SIS_UTIL],
 				   rust_lb_c_sis_util(p->util, p->weight, p->pct));
 		RUST_LB_BENCH_LOOP(ns[BENCH_ILB_DEPTH],
 				   rust_lb_c_ilb_depth(p->nr_groups, p->util, p->weight));
+		RUST_LB_BENCH_LOOP(ns[BENCH_NEWIDLE],
+				   rust_lb_c_newidle_skip(rq, lowest, p->nidle_flags));
+		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU], rust_lb_c_ttwu(p->nr, p->ttwu_flags));
+		RUST_LB_BENCH_LOOP(ns[BENCH_SPARE],
+				   (rust_lb_c_spare(env, &p->sds),
+				    env->imbalance + env->migration_type));
+		break;
+	default:
+		RUST_LB_BENCH_LOOP(ns[BENCH_LLC_SHARED],
+				   (unsigned long)rust_lb_stock_llc_shared(env) + p->nr);
+		RUST_LB_BENCH_LOOP(ns[BENCH_SIS_UTIL],
+				   rust_lb_stock_sis_util(p->util, p->weight, p->pct));
+		RUST_LB_BENCH_LOOP(ns[BENCH_ILB_DEPTH],
+				   rust_lb_stock_ilb_depth(p->nr_groups, p->util, p->weight));
 		RUST_LB_BENCH_LOOP(ns[BENCH_NEWIDLE],
 				   !p->overloaded || rq->avg_idle < lowest->max_newidle_lb_cost);
 		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU], !p->nr);
@@ -230,8 +399,8 @@ out:
 static int rust_lb_bench_run(u64 n)
 {
 	static const int order[2][SIDE_NR] = {
-		{ SIDE_BASE, SIDE_RUST, SIDE_C },
-		{ SIDE_BASE, SIDE_C, SIDE_RUST },
+		{ SIDE_BASE, SIDE_RUST, SIDE_C, SIDE_STOCK },
+		{ SIDE_STOCK, SIDE_C, SIDE_RUST, SIDE_BASE },
 	};
 	struct rust_lb_bench_input *in;
 	u64 (*ns)[BENCH_NR][SIDE_NR];
@@ -283,17 +452,18 @@ static int rust_lb_bench_show(struct seq_file *m, void *v)
 		goto out;
 	seq_printf(m, "# %llu calls per helper, side and repeat; %d repeats; ps per call\n",
 		   n, RUST_LB_BENCH_REPEATS);
-	seq_printf(m, "%-20s %6s %10s %10s %10s\n", "helper", "repeat", "base_ps",
-		   "rust_ps", "c_ps");
+	seq_printf(m, "%-20s %6s %10s %10s %10s %10s\n", "helper", "repeat", "base_ps",
+		   "rust_ps", "c_ps", "stock_ps");
 	for (h = 0; h < BENCH_NR; h++)
 		for (r = 0; r < RUST_LB_BENCH_REPEATS; r++) {
 			u64 *t = rust_lb_bench_result.ns[r][h];
 
-			seq_printf(m, "%-20s %6d %10llu %10llu %10llu\n",
+			seq_printf(m, "%-20s %6d %10llu %10llu %10llu %10llu\n",
 				   rust_lb_bench_names[h], r,
 				   div64_u64(t[SIDE_BASE] * 1000, n),
 				   div64_u64(t[SIDE_RUST] * 1000, n),
-				   div64_u64(t[SIDE_C] * 1000, n));
+				   div64_u64(t[SIDE_C] * 1000, n),
+				   div64_u64(t[SIDE_STOCK] * 1000, n));
 		}
 out:
 	mutex_unlock(&rust_lb_bench_mutex);

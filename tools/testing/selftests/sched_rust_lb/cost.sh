@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Rust against stock C, per helper: /sys/kernel/debug/sched/rust_lb_bench
-# runs each helper, its C twin and an empty loop COST_ITERATIONS times
-# (default 5000) per repeat and reports picoseconds per call.  The test
-# checks the benchmark refuses to run while schedstats make the helpers
-# count (the twins count nothing), runs with them off and leaves the event
+# Rust against its C twin and the stock C, per helper: /sys/kernel/debug/sched/rust_lb_bench
+# runs each helper, its C twin, the stock C and an empty loop
+# COST_ITERATIONS times (default 5000) per repeat and reports picoseconds
+# per call.  The test checks the benchmark refuses to run while schedstats
+# make the helpers count (the stock C counts nothing), runs with them off
+# and leaves the event
 # counters alone, reports every helper and every repeat, refuses bad
 # iteration counts, and prints the table (tools/helper-cost does the
 # statistics on the icount clock; see Documentation/results.rst).
@@ -48,13 +49,14 @@ done
 ok=false; [ -z "$missing" ] && ok=true
 ktap_test_result "every helper is reported, at least 5 repeats each${missing:+ (short:$missing)}" $ok
 
-# Each helper's three loops (empty, Rust, C) took time over its repeats.
-# A single short repeat may read 0 ns on an emulated clock; a loop that
-# never ran reads 0 in every repeat.
-bad_helper=$(awk '!/^#/ && $1 != "helper" { b[$1] += $3; r[$1] += $4; c[$1] += $5 }
-	END { for (h in b) if (!(b[h] > 0 && r[h] > 0 && c[h] > 0)) print h }' "$BENCH" | head -n 1)
+# Each helper's four loops (empty, Rust, C twin, stock C) took time over
+# its repeats.  A single short repeat may read 0 ns on an emulated clock; a
+# loop that never ran reads 0 in every repeat.
+bad_helper=$(awk '!/^#/ && $1 != "helper" { b[$1] += $3; r[$1] += $4; c[$1] += $5; s[$1] += $6 }
+	END { for (h in b) if (!(b[h] > 0 && r[h] > 0 && c[h] > 0 && s[h] > 0)) print h }' \
+	"$BENCH" | head -n 1)
 ok=false; [ -z "$bad_helper" ] && ok=true
-ktap_test_result "every helper's three loops were timed${bad_helper:+ (not: $bad_helper)}" $ok
+ktap_test_result "every helper's four loops were timed${bad_helper:+ (not: $bad_helper)}" $ok
 
 echo 0 > "$SCHEDSTATS"
 refused=true
