@@ -5,7 +5,7 @@
 //! C headers: [`kernel/sched/fair_lb.h`](srctree/kernel/sched/fair_lb.h),
 //! [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
 
-use super::read_field;
+use super::read_fixed_field;
 use super::topology::{llc_size, CpuId, SchedDomain, SchedDomainShared, SchedGroup};
 use crate::{bindings, percpu::per_cpu_ptr, types::Opaque};
 
@@ -321,8 +321,9 @@ impl SchedGroup {
     #[inline]
     pub fn cores(&self) -> u32 {
         // SAFETY: `self` is a valid group (type invariant of `SchedGroup`);
-        // `cores` is a `u32` at the generated offset.
-        unsafe { read_field(self.as_raw(), bindings::RUST_LB_SG_CORES) }
+        // `cores` is a `u32` at the generated offset, fixed once the
+        // group's domain is attached.
+        unsafe { read_fixed_field(self.as_raw(), bindings::RUST_LB_SG_CORES) }
     }
 }
 

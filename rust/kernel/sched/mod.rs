@@ -34,6 +34,24 @@ const _: () = {
     assert!(bindings::RUST_LB_SG_CORES_SIZE as usize == size_of::<u32>());
 };
 
+/// Reads the field at byte `offset` of the C struct at `base`, a field
+/// nothing writes while the reader can see the struct (a group's `cores`,
+/// `group_weight` and `next` once its domain is attached): a plain load,
+/// which the compiler may move to where the value is used, as it does
+/// with C's `sg->cores`.
+///
+/// # Safety
+///
+/// `base` points to a live struct whose field at `offset` (one of the
+/// generated `RUST_LB_*` offsets) has type `T`, and no one writes that
+/// field while it is read.
+#[inline(always)]
+unsafe fn read_fixed_field<T: Copy, S>(base: *const S, offset: u32) -> T {
+    // SAFETY: the field lies within the live struct at `base` and has type
+    // `T`, and nothing writes it concurrently (safety requirements).
+    unsafe { base.cast::<u8>().add(offset as usize).cast::<T>().read() }
+}
+
 /// Reads, once (as C's `READ_ONCE()`), the field at byte `offset` of the C
 /// struct at `base`.
 ///

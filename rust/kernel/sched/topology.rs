@@ -4,7 +4,7 @@
 //!
 //! C header: [`include/linux/sched/topology.h`](srctree/include/linux/sched/topology.h).
 
-use super::read_field;
+use super::{read_field, read_fixed_field};
 use crate::sync::rcu::Guard;
 use crate::{bindings, percpu::per_cpu_ptr, types::Opaque};
 use core::ptr;
@@ -178,8 +178,8 @@ impl SchedGroup {
     #[inline]
     pub fn weight(&self) -> u32 {
         // SAFETY: `self` is valid (type invariant); `group_weight` is a
-        // `u32` at the generated offset.
-        unsafe { read_field(self.0.get(), bindings::RUST_LB_SG_GROUP_WEIGHT) }
+        // `u32` at the generated offset, fixed once the domain is attached.
+        unsafe { read_fixed_field(self.0.get(), bindings::RUST_LB_SG_GROUP_WEIGHT) }
     }
 }
 
@@ -202,7 +202,7 @@ impl<'a> Iterator for Groups<'a> {
         // SAFETY: `sg` is a group of the domain borrowed for `'a`; the ring
         // is immutable once the domain is attached.
         let after: *mut bindings::sched_group =
-            unsafe { read_field(sg, bindings::RUST_LB_SG_NEXT) };
+            unsafe { read_fixed_field(sg, bindings::RUST_LB_SG_NEXT) };
         self.next = if after == self.first {
             ptr::null_mut()
         } else {
