@@ -308,7 +308,31 @@ pub fn adjust_numa_imbalance(imbalance: u64, dst_running: u64, imb_numa_nr: u32)
     }
 }
 
-/// Inputs of the task-count spread besides the four per-group counters.
+/// Whether the task-count spread evens out tasks per core rather than idle
+/// CPUs: `busiest->group_weight == 1 || sds->prefer_sibling`.
+#[inline]
+pub fn spread_by_siblings(busiest_group_weight: u32, prefer_sibling: bool) -> bool {
+    busiest_group_weight == 1 || prefer_sibling
+}
+
+/// Inputs of the task-count spread besides the four per-group counters,
+/// each asked for only when [`llc_spread_imbalance`] needs it, as the C
+/// reads them on the branch that uses them: the kernel's policy reads them
+/// from the balance's state, the host tests give a [`SpreadContext`].
+pub trait SpreadInputs {
+    /// Whether the spread evens out tasks per core ([`sibling_imbalance`])
+    /// rather than idle CPUs: [`spread_by_siblings`].
+    fn by_siblings(&self) -> bool;
+    /// `env->idle != __CPU_NOT_IDLE`: the destination CPU is idle.
+    fn dst_idle(&self) -> bool;
+    /// `(sds->local->cores, sds->busiest->cores)`; asked only when
+    /// [`SpreadInputs::by_siblings`].
+    fn cores(&self) -> (u32, u32);
+    /// `Some(env->sd->imb_numa_nr)` in an `SD_NUMA` domain, else `None`.
+    fn numa_imb_nr(&self) -> Option<u32>;
+}
+
+/// The inputs of the task-count spread as values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpreadContext {
     /// `busiest->group_weight`: CPUs in the busiest group.
@@ -326,6 +350,28 @@ pub struct SpreadContext {
     pub numa_imb_nr: Option<u32>,
 }
 
+impl SpreadInputs for SpreadContext {
+    #[inline]
+    fn by_siblings(&self) -> bool {
+        spread_by_siblings(self.busiest_group_weight, self.prefer_sibling)
+    }
+
+    #[inline]
+    fn dst_idle(&self) -> bool {
+        self.dst_idle
+    }
+
+    #[inline]
+    fn cores(&self) -> (u32, u32) {
+        (self.local_cores, self.busiest_cores)
+    }
+
+    #[inline]
+    fn numa_imb_nr(&self) -> Option<u32> {
+        self.numa_imb_nr
+    }
+}
+
 /// Imbalance when the local group has spare capacity and the balance
 /// spreads by task count (the LLC spread of v5.10+).
 ///
@@ -333,8 +379,8 @@ pub struct SpreadContext {
 /// utilization case (see [`spare_migrates_util`]) was not taken, i.e. inside
 /// an `SD_SHARE_LLC` domain, or when busiest is not overloaded:
 ///
-/// - if `busiest->group_weight == 1 || sds->prefer_sibling`: even out the
-///   tasks per core, [`sibling_imbalance`];
+/// - if [`spread_by_siblings`]: even out the tasks per core,
+///   [`sibling_imbalance`] (the core counts are asked for only then);
 /// - otherwise even out the idle CPUs, [`idle_cpus_imbalance`]: local idle
 ///   minus busiest idle, saturated at 0 (6.12 wraps in `unsigned int`);
 /// - in an `SD_NUMA` domain, [`adjust_numa_imbalance`] with
@@ -349,20 +395,21 @@ pub fn llc_spread_imbalance(
     busiest_idle_cpus: u32,
     local_nr_running: u32,
     busiest_nr_running: u32,
-    ctx: SpreadContext,
+    inputs: impl SpreadInputs,
 ) -> Imbalance {
-    let mut imbalance = if ctx.busiest_group_weight == 1 || ctx.prefer_sibling {
+    let mut imbalance = if inputs.by_siblings() {
+        let (local_cores, busiest_cores) = inputs.cores();
         sibling_imbalance(
-            ctx.dst_idle,
+            inputs.dst_idle(),
             local_nr_running,
             busiest_nr_running,
-            ctx.local_cores,
-            ctx.busiest_cores,
+            local_cores,
+            busiest_cores,
         )
     } else {
         idle_cpus_imbalance(local_idle_cpus, busiest_idle_cpus)
     };
-    if let Some(imb_numa_nr) = ctx.numa_imb_nr {
+    if let Some(imb_numa_nr) = inputs.numa_imb_nr() {
         let dst_running = u64::from(local_nr_running).saturating_add(1);
         imbalance = adjust_numa_imbalance(imbalance, dst_running, imb_numa_nr);
     }

@@ -15,7 +15,7 @@ use crate::math;
 use kernel::sched::{
     lb::{IdleType, LbEnv, Migration, SdLbStats},
     rq::Rq,
-    topology::{flags, SchedDomain},
+    topology::{flags, SchedDomain, SchedGroup},
 };
 
 /// `update_idle_cpu_scan()`: publish SIS_UTIL's depth in the LLC state.
@@ -151,33 +151,22 @@ pub(crate) fn spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) 
         if share_llc && busiest_overloaded {
             count!(llc_imbalance_by_tasks);
         }
-        let by_siblings = busiest.group_weight() == 1 || stats.prefer_sibling();
+        let by_siblings = math::spread_by_siblings(busiest.group_weight(), stats.prefer_sibling());
         if !by_siblings && local.idle_cpus() < busiest.idle_cpus() {
             count!(idle_cpus_underflow_avoided);
         }
-        // Only the spread by siblings uses the core counts: read the groups
-        // only then, as the C does.
-        let cores = |g: Option<&kernel::sched::topology::SchedGroup>| {
-            if by_siblings {
-                g.map_or(0, |g| g.cores())
-            } else {
-                0
-            }
-        };
-        let ctx = math::SpreadContext {
-            busiest_group_weight: busiest.group_weight(),
-            prefer_sibling: stats.prefer_sibling(),
+        let inputs = Spread {
+            env,
+            stats,
+            by_siblings,
             dst_idle,
-            local_cores: cores(stats.local()),
-            busiest_cores: cores(stats.busiest()),
-            numa_imb_nr: (sd.flags() & flags::NUMA != 0).then(|| sd.imb_numa_nr()),
         };
         math::llc_spread_imbalance(
             local.idle_cpus(),
             busiest.idle_cpus(),
             local.sum_nr_running(),
             busiest.sum_nr_running(),
-            ctx,
+            inputs,
         )
     };
     let migration = match imbalance.migration_type {
@@ -187,6 +176,39 @@ pub(crate) fn spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) 
         math::MigrationType::Misfit => Migration::Misfit,
     };
     env.set_imbalance(migration, imbalance.imbalance);
+}
+
+/// The task-count spread's inputs, read from the balance when
+/// [`math::llc_spread_imbalance`] asks for them.
+struct Spread<'a> {
+    env: &'a LbEnv,
+    stats: &'a SdLbStats,
+    by_siblings: bool,
+    dst_idle: bool,
+}
+
+impl math::SpreadInputs for Spread<'_> {
+    #[inline(always)]
+    fn by_siblings(&self) -> bool {
+        self.by_siblings
+    }
+
+    #[inline(always)]
+    fn dst_idle(&self) -> bool {
+        self.dst_idle
+    }
+
+    #[inline(always)]
+    fn cores(&self) -> (u32, u32) {
+        let cores = |g: Option<&SchedGroup>| g.map_or(0, |g| g.cores());
+        (cores(self.stats.local()), cores(self.stats.busiest()))
+    }
+
+    #[inline(always)]
+    fn numa_imb_nr(&self) -> Option<u32> {
+        let sd = self.env.sd();
+        (sd.flags() & flags::NUMA != 0).then(|| sd.imb_numa_nr())
+    }
 }
 
 /// Whether to try `sched_balance_running` for an `SD_SERIALIZE` domain.

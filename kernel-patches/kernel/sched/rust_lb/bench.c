@@ -19,9 +19,9 @@
  *
  * The C twin is the helper's decision written in C: the same inputs
  * (feature positions included), the same guards, the same counters
- * (rust_lb_count() where the Rust has count!()), and for the spare-capacity
- * imbalance the same structure (a context first, then the spread).  Rust
- * against it is what the language and the seam cost.  The stock C is the code the helper
+ * (rust_lb_count() where the Rust has count!()), each value read on the
+ * branch that uses it, as C is written.  Rust against it is what the
+ * language and the seam cost.  The stock C is the code the helper
  * stands beside, one feature position without guards or counters: the
  * same expressions as the shims' RUST_LB_VERIFY twins, and
  * calculate_spare_imbalance() itself.  Rust against it is what the
@@ -207,42 +207,12 @@ static __always_inline u64 rust_lb_c_sibling(bool dst_idle, u32 lnr, u32 bnr, u3
 	return imb;
 }
 
-/*
- * The spread of math.rs's llc_spread_imbalance(), over the context the
- * Rust policy builds first (its SpreadContext), in the same order.
- */
-struct rust_lb_c_spread_ctx {
-	u32 busiest_group_weight;
-	bool prefer_sibling;
-	bool dst_idle;
-	u32 local_cores;
-	u32 busiest_cores;
-	bool numa;
-	u32 imb_numa_nr;
-};
-
-static __always_inline u64 rust_lb_c_llc_spread(u32 l_idle, u32 b_idle, u32 l_nr, u32 b_nr,
-						struct rust_lb_c_spread_ctx c)
-{
-	u64 imb;
-
-	if (c.busiest_group_weight == 1 || c.prefer_sibling)
-		imb = rust_lb_c_sibling(c.dst_idle, l_nr, b_nr, c.local_cores, c.busiest_cores);
-	else
-		imb = l_idle > b_idle ? l_idle - b_idle : 0;
-	if (c.numa && (u64)l_nr + 1 <= c.imb_numa_nr && imb <= 2)
-		imb = 0;
-	return imb / 2;
-}
-
 static noinline void rust_lb_c_spare(struct lb_env *env, struct sd_lb_stats *sds)
 {
 	struct sg_lb_stats *local = &sds->local_stat, *busiest = &sds->busiest_stat;
-	struct sched_domain *sd = env->sd;
-	bool share_llc = sd->flags & SD_SHARE_LLC;
+	bool share_llc = env->sd->flags & SD_SHARE_LLC;
 	bool overloaded = busiest->group_type > group_fully_busy;
 	bool dst_idle = env->idle != __CPU_NOT_IDLE;
-	struct rust_lb_c_spread_ctx ctx;
 	bool by_siblings;
 	u64 imb;
 
@@ -259,19 +229,18 @@ static noinline void rust_lb_c_spare(struct lb_env *env, struct sd_lb_stats *sds
 	by_siblings = busiest->group_weight == 1 || sds->prefer_sibling;
 	if (!by_siblings && local->idle_cpus < busiest->idle_cpus)
 		rust_lb_c_count(idle_cpus_underflow_avoided);
-	ctx = (struct rust_lb_c_spread_ctx){
-		.busiest_group_weight = busiest->group_weight,
-		.prefer_sibling = sds->prefer_sibling,
-		.dst_idle = dst_idle,
-		.local_cores = by_siblings && sds->local ? sds->local->cores : 0,
-		.busiest_cores = by_siblings && sds->busiest ? sds->busiest->cores : 0,
-		.numa = sd->flags & SD_NUMA,
-		.imb_numa_nr = sd->flags & SD_NUMA ? sd->imb_numa_nr : 0,
-	};
-	imb = rust_lb_c_llc_spread(local->idle_cpus, busiest->idle_cpus,
-				   local->sum_nr_running, busiest->sum_nr_running, ctx);
+	if (by_siblings)
+		imb = rust_lb_c_sibling(dst_idle, local->sum_nr_running, busiest->sum_nr_running,
+					sds->local ? sds->local->cores : 0,
+					sds->busiest ? sds->busiest->cores : 0);
+	else
+		imb = local->idle_cpus > busiest->idle_cpus ?
+		      local->idle_cpus - busiest->idle_cpus : 0;
+	if ((env->sd->flags & SD_NUMA) && (u64)local->sum_nr_running + 1 <= env->sd->imb_numa_nr &&
+	    imb <= 2)
+		imb = 0;
 	env->migration_type = migrate_task;
-	env->imbalance = min_t(u64, imb, LONG_MAX);
+	env->imbalance = min_t(u64, imb / 2, LONG_MAX);
 }
 
 /* The Rust spare-capacity imbalance, shaped as sched_rust_lb_c_spare_imbalance(). */
