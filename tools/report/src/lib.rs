@@ -2,6 +2,7 @@
 //! The report of the A/B experiment: JSONL of RESULT lines in; an mmtests
 //! compare-kernels style table, a JSON summary and PNG plots out.
 
+pub mod cost;
 pub mod headline;
 pub mod input;
 pub mod plot;
