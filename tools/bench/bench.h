@@ -193,4 +193,121 @@ static inline void watchdog(unsigned int seconds)
 	alarm(seconds);
 }
 
+/* ---- latency histogram ------------------------------------------------- */
+
+/*
+ * Log2-linear, in nanoseconds: values below 128 ns have their own bucket,
+ * each power of two above is split into 128 linear buckets (relative error
+ * <= 1/128 = 0.78 %), up to 2^36 ns (68.7 s; larger values land in the last
+ * bucket, max stays exact).  A percentile is the top of the bucket that
+ * holds it, clamped to the observed [min, max].
+ */
+#define HIST_SUB_BITS	7
+#define HIST_SUB_COUNT	(1u << HIST_SUB_BITS)
+#define HIST_TOP_BITS	36
+#define HIST_MAX_NS	((1ULL << HIST_TOP_BITS) - 1)
+#define HIST_BUCKETS	((HIST_TOP_BITS - HIST_SUB_BITS + 1) * HIST_SUB_COUNT)
+
+struct hist {
+	uint64_t count;
+	uint64_t min;
+	uint64_t max;
+	uint64_t b[HIST_BUCKETS];
+};
+
+static inline unsigned int hist_bucket(uint64_t ns)
+{
+	unsigned int msb;
+
+	if (ns > HIST_MAX_NS)
+		ns = HIST_MAX_NS;
+	if (ns < HIST_SUB_COUNT)
+		return (unsigned int)ns;
+	msb = 63 - (unsigned int)__builtin_clzll(ns);	/* HIST_SUB_BITS.. */
+	return (msb - HIST_SUB_BITS + 1) * HIST_SUB_COUNT +
+	       (unsigned int)((ns >> (msb - HIST_SUB_BITS)) & (HIST_SUB_COUNT - 1));
+}
+
+/* Largest value (ns) that falls in bucket @idx. */
+static inline uint64_t hist_bucket_top(unsigned int idx)
+{
+	unsigned int shift;
+	uint64_t base;
+
+	if (idx < HIST_SUB_COUNT)
+		return idx;
+	shift = idx / HIST_SUB_COUNT - 1;
+	base = (uint64_t)(HIST_SUB_COUNT + idx % HIST_SUB_COUNT) << shift;
+	return base + ((uint64_t)1 << shift) - 1;
+}
+
+static inline void hist_init(struct hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+static inline void hist_add(struct hist *h, uint64_t ns)
+{
+	h->b[hist_bucket(ns)]++;
+	h->count++;
+	if (ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+}
+
+static inline void hist_merge(struct hist *dst, const struct hist *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < HIST_BUCKETS; i++)
+		dst->b[i] += src->b[i];
+	dst->count += src->count;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+struct hist_pct {
+	double p;		/* percentile, e.g. 99.0 */
+	uint64_t ns;		/* top of its bucket, clamped to [min, max] */
+	uint64_t samples;	/* samples since the previous percentile */
+};
+
+/* The @n percentiles @p (ascending) of @h into @out. */
+static inline void hist_percentiles(const struct hist *h, const double *p, unsigned int n,
+				    struct hist_pct *out)
+{
+	uint64_t cum = 0, prev = 0;
+	unsigned int i = 0, k;
+
+	for (k = 0; k < n; k++) {
+		uint64_t target, v;
+
+		out[k].p = p[k];
+		out[k].ns = 0;
+		out[k].samples = 0;
+		if (!h->count)
+			continue;
+		/* smallest bucket holding at least p% of the samples */
+		target = (uint64_t)((p[k] / 100.0) * (double)h->count + 0.999999);
+		if (target < 1)
+			target = 1;
+		if (target > h->count)
+			target = h->count;
+		while (cum < target && i < HIST_BUCKETS)
+			cum += h->b[i++];
+		v = hist_bucket_top(i - 1);
+		if (v > h->max)
+			v = h->max;
+		if (v < h->min)
+			v = h->min;
+		out[k].ns = v;
+		out[k].samples = cum - prev;
+		prev = cum;
+	}
+}
+
 #endif /* BENCH_H */

@@ -44,11 +44,11 @@
  * histograms of the current epoch are merged.
  *
  * Histograms
- *   Per worker, in nanoseconds, log2-linear: values below 128 ns have their
- *   own bucket, each power of two above is split into 128 linear buckets
- *   (relative error <= 1/128 = 0.78 %), up to 2^36 ns (68.7 s; larger
- *   values land in the last bucket, max stays exact).  A percentile is the
- *   top of its bucket, clamped to the observed [min, max].
+ *   Per worker, bench.h's log2-linear histogram in nanoseconds (128
+ *   buckets per power of two, up to 2^36 ns), kept with relaxed atomics
+ *   (struct whist) so that main can merge it while the worker runs.  A
+ *   percentile is the top of its bucket, clamped to the observed [min,
+ *   max].
  *
  * Output
  *   stdout: schbench's final percentile block (usec, integers).  With -j,
@@ -86,12 +86,6 @@
 
 /* ---- histogram --------------------------------------------------------- */
 
-#define SUB_BITS	7
-#define SUB_COUNT	(1u << SUB_BITS)		/* 128 buckets per octave */
-#define HIST_TOP_BITS	36				/* values < 2^36 ns */
-#define HIST_MAX_NS	((1ULL << HIST_TOP_BITS) - 1)
-#define HIST_BUCKETS	((HIST_TOP_BITS - SUB_BITS + 1) * SUB_COUNT)
-
 /*
  * Written only by its worker; main may read it concurrently for the
  * intermediate reports, hence relaxed atomics (plain moves on x86/arm64).
@@ -103,39 +97,7 @@ struct whist {
 	_Atomic uint64_t b[HIST_BUCKETS];
 };
 
-/* Merged copy, owned by main. */
-struct hist {
-	uint64_t count;
-	uint64_t min;
-	uint64_t max;
-	uint64_t b[HIST_BUCKETS];
-};
-
-static unsigned int bucket_of(uint64_t ns)
-{
-	unsigned int msb;
-
-	if (ns > HIST_MAX_NS)
-		ns = HIST_MAX_NS;
-	if (ns < SUB_COUNT)
-		return (unsigned int)ns;
-	msb = 63 - (unsigned int)__builtin_clzll(ns);	/* SUB_BITS..35 */
-	return (msb - SUB_BITS + 1) * SUB_COUNT +
-	       (unsigned int)((ns >> (msb - SUB_BITS)) & (SUB_COUNT - 1));
-}
-
-/* Largest value (ns) that falls in bucket @idx. */
-static uint64_t bucket_top(unsigned int idx)
-{
-	unsigned int shift;
-	uint64_t base;
-
-	if (idx < SUB_COUNT)
-		return idx;
-	shift = idx / SUB_COUNT - 1;
-	base = (uint64_t)(SUB_COUNT + idx % SUB_COUNT) << shift;
-	return base + ((uint64_t)1 << shift) - 1;
-}
+/* Merged copies (owned by main) are bench.h's struct hist. */
 
 #define RLX memory_order_relaxed
 
@@ -155,7 +117,7 @@ static void whist_clear(struct whist *h)
 /* Single writer: load + store, no locked instructions. */
 static inline void whist_add(struct whist *h, uint64_t ns)
 {
-	_Atomic uint64_t *b = &h->b[bucket_of(ns)];
+	_Atomic uint64_t *b = &h->b[hist_bucket(ns)];
 
 	atomic_store_explicit(b, atomic_load_explicit(b, RLX) + 1, RLX);
 	atomic_store_explicit(&h->count,
@@ -166,13 +128,7 @@ static inline void whist_add(struct whist *h, uint64_t ns)
 		atomic_store_explicit(&h->max, ns, RLX);
 }
 
-static void hist_init(struct hist *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->min = UINT64_MAX;
-}
-
-static void hist_merge(struct hist *dst, const struct whist *src)
+static void whist_merge(struct hist *dst, const struct whist *src)
 {
 	uint64_t v;
 	unsigned int i;
@@ -191,42 +147,6 @@ static void hist_merge(struct hist *dst, const struct whist *src)
 static const double pct_list[] = { 50.0, 75.0, 90.0, 95.0, 99.0, 99.5, 99.9 };
 #define NPCT		(sizeof(pct_list) / sizeof(pct_list[0]))
 #define PCT_P99		4		/* starred in the text output */
-
-struct pct {
-	uint64_t ns;		/* top of the bucket, clamped to [min, max] */
-	uint64_t samples;	/* samples since the previous percentile */
-};
-
-static void hist_percentiles(const struct hist *h, struct pct *out)
-{
-	uint64_t cum = 0, prev = 0;
-	unsigned int i = 0, k;
-
-	for (k = 0; k < NPCT; k++) {
-		uint64_t target, v;
-
-		out[k].ns = 0;
-		out[k].samples = 0;
-		if (!h->count)
-			continue;
-		/* smallest bucket holding at least p% of the samples */
-		target = (uint64_t)((pct_list[k] / 100.0) * (double)h->count + 0.999999);
-		if (target < 1)
-			target = 1;
-		if (target > h->count)
-			target = h->count;
-		while (cum < target && i < HIST_BUCKETS)
-			cum += h->b[i++];
-		v = bucket_top(i - 1);
-		if (v > h->max)
-			v = h->max;
-		if (v < h->min)
-			v = h->min;
-		out[k].ns = v;
-		out[k].samples = cum - prev;
-		prev = cum;
-	}
-}
 
 /* ---- futex ------------------------------------------------------------- */
 
@@ -454,13 +374,13 @@ static void collect(struct worker *workers, unsigned int n, struct hist *out)
 	for (i = 0; i < n; i++)
 		if (atomic_load_explicit(&workers[i].epoch,
 					 memory_order_acquire) == e)
-			hist_merge(out, workers[i].hist);
+			whist_merge(out, workers[i].hist);
 	if (!out->count)
 		out->min = 0;
 }
 
 /* schbench's layout: header, 7 percentiles (99th starred), min/max. */
-static void show_latencies(FILE *f, const struct hist *h, const struct pct *p,
+static void show_latencies(FILE *f, const struct hist *h, const struct hist_pct *p,
 			   double runtime)
 {
 	unsigned int k;
@@ -474,7 +394,7 @@ static void show_latencies(FILE *f, const struct hist *h, const struct pct *p,
 	fprintf(f, "\tmin=%llu, max=%llu\n", ns_to_us(h->min), ns_to_us(h->max));
 }
 
-static void print_json(const struct hist *h, const struct pct *p, double rps,
+static void print_json(const struct hist *h, const struct hist_pct *p, double rps,
 		       double measured_s, double elapsed_s, bool interrupted)
 {
 	const char *sep = "";
@@ -501,7 +421,7 @@ static void print_json(const struct hist *h, const struct pct *p, double rps,
 		if (!h->b[i])
 			continue;
 		/* exclusive upper bound of the bucket, in usec */
-		printf("%s[%.3f,%llu]", sep, (double)(bucket_top(i) + 1) / 1000.0,
+		printf("%s[%.3f,%llu]", sep, (double)(hist_bucket_top(i) + 1) / 1000.0,
 		       (unsigned long long)h->b[i]);
 		sep = ",";
 	}
@@ -630,7 +550,7 @@ int main(int argc, char **argv)
 	struct msg_thread *msgs;
 	struct worker *workers;
 	struct hist *sum;
-	struct pct pct[NPCT];
+	struct hist_pct pct[NPCT];
 	pthread_attr_t attr;
 	sigset_t sigs;
 	uint64_t start, end, warmup_at, report_at, zero_at, window_start, stop_at;
@@ -724,7 +644,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "warmup done, zeroing stats\n");
 		} else if (t >= report_at) {
 			collect(workers, nthreads, sum);
-			hist_percentiles(sum, pct);
+			hist_percentiles(sum, pct_list, NPCT, pct);
 			show_latencies(stderr, sum, pct,
 				       (double)((t - start) / NSEC_PER_SEC));
 			report_at = t + interval_ns;
@@ -778,7 +698,7 @@ int main(int argc, char **argv)
 	pthread_attr_destroy(&attr);
 
 	collect(workers, nthreads, sum);
-	hist_percentiles(sum, pct);
+	hist_percentiles(sum, pct_list, NPCT, pct);
 	measured_s = (double)(stop_at - window_start) / 1e9;
 	elapsed_s = (double)(stop_at - start) / 1e9;
 	rps = measured_s > 0 ? (double)sum->count / measured_s : 0;

@@ -34,12 +34,11 @@
  *   discarded.  RPS = counted requests / runtime.
  *
  * Histograms
- *   Log2-linear, in nanoseconds: values below 128 ns have their own bucket,
- *   above that each power of two is split into 128 linear sub-buckets
- *   (relative resolution <= 1/128 = 0.78%), capped at 10 s.  Each worker
- *   owns its histograms (allocated before the run), so the hot path does
- *   no allocation and shares no cache lines; they are merged at the end.
- *   A percentile reports the highest value of its bucket, clamped to the
+ *   bench.h's log2-linear histogram in nanoseconds (128 buckets per power
+ *   of two, relative resolution <= 0.78%).  Each worker owns its
+ *   histograms (allocated before the run), so the hot path does no
+ *   allocation and shares no cache lines; they are merged at the end.  A
+ *   percentile reports the highest value of its bucket, clamped to the
  *   observed [min, max].
  */
 #define _GNU_SOURCE
@@ -59,117 +58,10 @@
 #define PROG "wakelat"
 #include "bench.h"
 
-/* ---- histogram --------------------------------------------------------- */
-
-#define SUB_BITS	7
-#define SUB_COUNT	(1u << SUB_BITS)		/* 128 sub-buckets */
-#define HIST_MAX_NS	10000000000ULL			/* 10 s cap */
-#define HIST_MAX_EXP	33				/* floor(log2(10 s in ns)) */
-#define HIST_BUCKETS	((HIST_MAX_EXP - SUB_BITS + 2) * SUB_COUNT)
-
-struct hist {
-	uint64_t count;
-	uint64_t min;
-	uint64_t max;
-	uint64_t b[HIST_BUCKETS];
-};
-
-static unsigned int hist_index(uint64_t v)
-{
-	unsigned int e;
-
-	if (v > HIST_MAX_NS)
-		v = HIST_MAX_NS;
-	if (v < SUB_COUNT)
-		return (unsigned int)v;
-	e = 63 - (unsigned int)__builtin_clzll(v);	/* e >= SUB_BITS */
-	return (e - SUB_BITS + 1) * SUB_COUNT +
-	       (unsigned int)((v >> (e - SUB_BITS)) - SUB_COUNT);
-}
-
-/* Highest value that maps to bucket @idx. */
-static uint64_t hist_bucket_high(unsigned int idx)
-{
-	unsigned int g, s, shift;
-
-	if (idx < SUB_COUNT)
-		return idx;
-	g = idx / SUB_COUNT;
-	s = idx % SUB_COUNT;
-	shift = g - 1;			/* = e - SUB_BITS */
-	return (((uint64_t)SUB_COUNT + s) << shift) + ((uint64_t)1 << shift) - 1;
-}
-
-static void hist_init(struct hist *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->min = UINT64_MAX;
-}
-
-static inline void hist_add(struct hist *h, uint64_t v)
-{
-	h->b[hist_index(v)]++;
-	h->count++;
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-}
-
-static void hist_merge(struct hist *dst, const struct hist *src)
-{
-	unsigned int i;
-
-	for (i = 0; i < HIST_BUCKETS; i++)
-		dst->b[i] += src->b[i];
-	dst->count += src->count;
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
-}
-
-struct pct {
-	double p;		/* percentile, e.g. 99.0 */
-	uint64_t value;		/* ns */
-	uint64_t samples;	/* samples since the previous percentile */
-};
+/* ---- percentiles (the histogram is bench.h's) ------------------------- */
 
 static const double pct_list[] = { 50.0, 90.0, 99.0, 99.9 };
 #define NPCT (sizeof(pct_list) / sizeof(pct_list[0]))
-
-static void hist_percentiles(const struct hist *h, struct pct *out)
-{
-	uint64_t cum = 0, prev_cum = 0;
-	unsigned int i = 0, k;
-
-	for (k = 0; k < NPCT; k++) {
-		uint64_t target;
-		uint64_t v;
-
-		out[k].p = pct_list[k];
-		out[k].value = 0;
-		out[k].samples = 0;
-		if (h->count == 0)
-			continue;
-		target = (uint64_t)((pct_list[k] / 100.0) * (double)h->count + 0.999999);
-		if (target < 1)
-			target = 1;
-		if (target > h->count)
-			target = h->count;
-		while (cum < target && i < HIST_BUCKETS)
-			cum += h->b[i++];
-		/* bucket i-1 holds the target sample */
-		v = hist_bucket_high(i - 1);
-		if (v > h->max)
-			v = h->max;
-		if (v < h->min)
-			v = h->min;
-		out[k].value = v;
-		out[k].samples = cum - prev_cum;
-		prev_cum = cum;
-	}
-}
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -315,7 +207,7 @@ static unsigned long long to_us_int(uint64_t ns)
 }
 
 static void print_hist(const char *title, const struct hist *h,
-		       const struct pct *p)
+		       const struct hist_pct *p)
 {
 	unsigned int k;
 
@@ -324,7 +216,7 @@ static void print_hist(const char *title, const struct hist *h,
 	for (k = 0; k < NPCT; k++)
 		printf("\t%s%4.1fth: %-10llu (%llu samples)\n",
 		       p[k].p == 99.0 ? "* " : "  ", p[k].p,
-		       to_us_int(p[k].value), (unsigned long long)p[k].samples);
+		       to_us_int(p[k].ns), (unsigned long long)p[k].samples);
 	printf("\t  min=%llu, max=%llu\n",
 	       to_us_int(h->count ? h->min : 0), to_us_int(h->max));
 }
@@ -348,7 +240,7 @@ int main(int argc, char **argv)
 	struct msg_thread *msgs;
 	struct worker *workers;
 	struct hist *hists, wake_all, req_all;
-	struct pct wake_pct[NPCT], req_pct[NPCT];
+	struct hist_pct wake_pct[NPCT], req_pct[NPCT];
 	pthread_attr_t attr;
 	uint64_t start, requests = 0, nthreads;
 	unsigned int i, j;
@@ -460,8 +352,8 @@ int main(int argc, char **argv)
 		hist_merge(&req_all, workers[i].req_hist);
 		requests += workers[i].requests;
 	}
-	hist_percentiles(&wake_all, wake_pct);
-	hist_percentiles(&req_all, req_pct);
+	hist_percentiles(&wake_all, pct_list, NPCT, wake_pct);
+	hist_percentiles(&req_all, pct_list, NPCT, req_pct);
 	rps = (double)requests / cfg.runtime_s;
 
 	printf("wakelat: %u message threads, %u workers each, think %llu usec, "
@@ -479,11 +371,11 @@ int main(int argc, char **argv)
 		       "\"req_p50\":%.1f,\"req_p99\":%.1f,"
 		       "\"message_threads\":%u,\"workers\":%u,\"think_us\":%llu,"
 		       "\"runtime_s\":%g}\n",
-		       to_us(wake_pct[0].value), to_us(wake_pct[1].value),
-		       to_us(wake_pct[2].value), to_us(wake_pct[3].value),
+		       to_us(wake_pct[0].ns), to_us(wake_pct[1].ns),
+		       to_us(wake_pct[2].ns), to_us(wake_pct[3].ns),
 		       to_us(wake_all.count ? wake_all.min : 0), to_us(wake_all.max),
 		       (unsigned long long)wake_all.count, rps,
-		       to_us(req_pct[0].value), to_us(req_pct[2].value),
+		       to_us(req_pct[0].ns), to_us(req_pct[2].ns),
 		       cfg.nmsg, cfg.nworkers,
 		       (unsigned long long)(cfg.think_ns / 1000), cfg.runtime_s);
 
