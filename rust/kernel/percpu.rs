@@ -39,19 +39,17 @@ macro_rules! this_cpu_add_u64 {
             // `len` `u64`s, and `idx < len`; the single `add` instruction
             // updates this CPU's copy atomically with respect to
             // interrupts and preemption, as `this_cpu_add()` does.
-            // `nomem`: the memory written is this CPU's copy of the
-            // counter, which Rust code reaches only through another
-            // `%gs`-relative access, never through a pointer it holds; C's
-            // `this_cpu_add()` names that copy as its only memory operand
-            // ("+m").  Without `nomem` the `add` would clobber all memory
-            // and force the caller to load again what it had read.
+            // Not `nomem`: the `add` writes memory that C reads (the
+            // counters' debugfs file), so it is a clobber of all memory.
+            // C's `this_cpu_add()` can name the counter as its only memory
+            // operand ("+m"); Rust's `asm!` has no memory operands.
             unsafe {
                 ::core::arch::asm!(
                     "addq {n}, %gs:{var}(,{idx},8)",
                     var = sym $var,
                     idx = in(reg) idx,
                     n = in(reg) n,
-                    options(att_syntax, nostack, nomem),
+                    options(att_syntax, nostack),
                 );
             }
         }

@@ -2,7 +2,9 @@
 
 //! Pure arithmetic of the fair-class load-balancing policies.
 //!
-//! Everything here is a total function of plain integers and booleans: no
+//! Everything here is a total function of plain integers and booleans, or
+//! of inputs it asks for lazily (a closure, [`SpreadInputs`]) so that the
+//! kernel reads a value only on the branch that uses it, as the C does: no
 //! kernel state, no locking, only safe code, no floating point, only `core`.
 //! The same file is built into the kernel (as a module of the `sched_lb`
 //! crate) and on the host (by `tools/lb-math`, which carries the tests).
@@ -11,8 +13,9 @@
 //!
 //! - No panic on any input: no operator that can overflow or divide by
 //!   zero is used (the module denies `clippy::arithmetic_side_effects`);
-//!   every multiplication is widened, checked or saturating, every division
-//!   is by a [`NonZeroU64`] or a non-zero constant. Where the C code divides
+//!   every multiplication is widened, checked or saturating (or wrapping
+//!   where a comment proves it cannot wrap), every division is by a
+//!   [`NonZeroU64`] or a non-zero constant. Where the C code divides
 //!   by an input, the result for a zero divisor is defined and documented.
 //! - No 128-bit integers: their division needs `__udivti3` and friends,
 //!   which the kernel does not provide (it only redirects `core.o`'s

@@ -95,7 +95,7 @@ pub fn table(rows: &[(String, Repeats)], unit: &str) -> String {
             "median",
             "median",
             "median   mean   95% CI",
-            "median   95% CI",
+            "median   95% CI of the mean",
             "mean   95% CI"
         ),
     ];

@@ -21,11 +21,16 @@
  * (feature positions included), the same guards, the same counters
  * (rust_lb_count() where the Rust has count!()), each value read on the
  * branch that uses it, as C is written.  Rust against it is what the
- * language and the seam cost.  The stock C is the code the helper
- * stands beside, one feature position without guards or counters: the
- * same expressions as the shims' RUST_LB_VERIFY twins, and
- * calculate_spare_imbalance() itself.  Rust against it is what the
- * switchable, counted helper costs over the kernel it replaces.
+ * language and the seam cost.  That the twin decides as the Rust does is
+ * checked on every input before each chunk of it: a difference fails the
+ * write with -EIO.  The inputs are drawn against the CPU's LLC domain, so
+ * the spare-capacity imbalance is timed on its SD_SHARE_LLC paths only.
+ *
+ * The stock C is the code the helper stands beside, one feature position
+ * without guards or counters: the same expressions as the shims'
+ * RUST_LB_VERIFY twins, and calculate_spare_imbalance() itself.  Rust
+ * against it is what the switchable, counted helper costs over the kernel
+ * it replaces.
  *
  * Each side is called as fair.c and core.c call it.  The stock code is
  * inline at its call site, so the C sides are inline here; so is the Rust
@@ -366,6 +371,52 @@ static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env
 }
 
 /*
+ * The twins take the helpers' decisions: before a chunk of the C twins,
+ * both run over every input, untimed, and a difference fails the
+ * benchmark (-EIO), naming the helper.
+ */
+static int rust_lb_bench_check(struct rust_lb_bench_input *in, struct lb_env *env,
+			       struct rq *rq)
+{
+	struct sched_domain *lowest = rcu_dereference(rq->sd);
+	unsigned int i, type;
+	int bad = -1;
+	long imb;
+
+	for (i = 0; i < RUST_LB_BENCH_INPUTS && bad < 0; i++) {
+		struct rust_lb_bench_input *p = &in[i];
+
+		if (rust_lb_get_llc_shared(env) != rust_lb_c_llc_shared(env))
+			bad = BENCH_LLC_SHARED;
+		else if (rust_lb_sis_util_scan(p->util, p->weight, p->pct) !=
+			 rust_lb_c_sis_util(p->util, p->weight, p->pct))
+			bad = BENCH_SIS_UTIL;
+		else if (rust_lb_ilb_scan_depth(p->nr_groups, p->util, p->weight) !=
+			 rust_lb_c_ilb_depth(p->nr_groups, p->util, p->weight))
+			bad = BENCH_ILB_DEPTH;
+		else if (rust_lb_newidle_skip(rq, lowest, rust_lb_flags(p->nidle_flags)) !=
+			 rust_lb_c_newidle_skip(rq, lowest, p->nidle_flags))
+			bad = BENCH_NEWIDLE;
+		else if (rust_lb_ttwu_queue_cond(p->nr, rust_lb_flags(p->ttwu_flags)) !=
+			 rust_lb_c_ttwu(p->nr, p->ttwu_flags))
+			bad = BENCH_TTWU;
+		if (bad >= 0)
+			break;
+		rust_lb_spare(env, &p->sds);
+		imb = env->imbalance;
+		type = env->migration_type;
+		rust_lb_c_spare(env, &p->sds);
+		if (imb != env->imbalance || type != env->migration_type)
+			bad = BENCH_SPARE;
+	}
+	if (bad < 0)
+		return 0;
+	pr_warn("rust_lb_bench: %s: the C twin decides otherwise than the Rust (input %u)\n",
+		rust_lb_bench_names[bad], i);
+	return -EIO;
+}
+
+/*
  * One chunk of @n calls of one side, on whichever CPU runs it, against that
  * CPU's LLC domain (looked up again: domains may have been rebuilt since
  * the last chunk, and the inputs point at its groups).
@@ -390,6 +441,11 @@ static int rust_lb_bench_chunk(struct rust_lb_bench_input *in, u64 n, int side,
 	env.dst_cpu = cpu;
 	env.dst_rq = cpu_rq(cpu);
 	rust_lb_bench_fill(in, sd);
+	if (side == SIDE_C) {
+		ret = rust_lb_bench_check(in, &env, env.dst_rq);
+		if (ret)
+			goto out;
+	}
 	*sum += rust_lb_bench_pass(in, &env, env.dst_rq, n, side, ns);
 out:
 	rcu_read_unlock();
