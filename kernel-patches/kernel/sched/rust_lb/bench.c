@@ -23,8 +23,9 @@
  * branch that uses it, as C is written.  Rust against it is what the
  * language and the seam cost.  That the twin decides as the Rust does is
  * checked on every input before each chunk of it: a difference fails the
- * write with -EIO.  The inputs are drawn against the CPU's LLC domain, so
- * the spare-capacity imbalance is timed on its SD_SHARE_LLC paths only.
+ * write with -EIO.  The inputs are drawn against the CPU's LLC domain in
+ * even chunks and against the domain above it in odd ones, so that every
+ * path of the spare-capacity imbalance is timed and checked.
  *
  * The stock C is the code the helper stands beside, one feature position
  * without guards or counters: the same expressions as the shims'
@@ -419,10 +420,13 @@ static int rust_lb_bench_check(struct rust_lb_bench_input *in, struct lb_env *en
 /*
  * One chunk of @n calls of one side, on whichever CPU runs it, against that
  * CPU's LLC domain (looked up again: domains may have been rebuilt since
- * the last chunk, and the inputs point at its groups).
+ * the last chunk, and the inputs point at its groups), or with @above the
+ * domain above it: without SD_SHARE_LLC, with SD_NUMA at the top of a NUMA
+ * machine, so that every path of the spare-capacity imbalance is timed
+ * and checked.
  */
 static int rust_lb_bench_chunk(struct rust_lb_bench_input *in, u64 n, int side,
-			       u64 *ns, u64 *sum)
+			       bool above, u64 *ns, u64 *sum)
 {
 	struct lb_env env = { .idle = CPU_NEWLY_IDLE };
 	struct sched_domain *sd;
@@ -437,6 +441,8 @@ static int rust_lb_bench_chunk(struct rust_lb_bench_input *in, u64 n, int side,
 		ret = -ENODEV;	/* no LLC domain with two groups to balance */
 		goto out;
 	}
+	if (above && sd->parent && sd->parent->groups != sd->parent->groups->next)
+		sd = sd->parent;
 	env.sd = sd;
 	env.dst_cpu = cpu;
 	env.dst_rq = cpu_rq(cpu);
@@ -477,7 +483,9 @@ static int rust_lb_bench_run(u64 n)
 
 			for (done = 0; done < n; done += len) {
 				len = min_t(u64, RUST_LB_BENCH_CHUNK, n - done);
-				ret = rust_lb_bench_chunk(in, len, side, t, &sum);
+				ret = rust_lb_bench_chunk(in, len, side,
+							  (done / RUST_LB_BENCH_CHUNK) & 1,
+							  t, &sum);
 				if (ret)
 					goto out;
 				cond_resched();
