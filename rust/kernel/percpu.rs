@@ -39,10 +39,10 @@ macro_rules! this_cpu_add_u64 {
             // `len` `u64`s, and `idx < len`; the single `add` instruction
             // updates this CPU's copy atomically with respect to
             // interrupts and preemption, as `this_cpu_add()` does.
-            // Not `nomem`: the `add` writes memory that C reads (the
-            // counters' debugfs file), so it is a clobber of all memory.
-            // C's `this_cpu_add()` can name the counter as its only memory
-            // operand ("+m"); Rust's `asm!` has no memory operands.
+            // Not `nomem`: the `add` reads and writes memory, so it is a
+            // clobber of all memory.  C's `this_cpu_add()` can name the
+            // counter as its only memory operand ("+m"); Rust's `asm!` has
+            // no memory operands.
             unsafe {
                 ::core::arch::asm!(
                     "addq {n}, %gs:{var}(,{idx},8)",

@@ -23,9 +23,9 @@
  * branch that uses it, as C is written.  Rust against it is what the
  * language and the seam cost.  That the twin decides as the Rust does is
  * checked on every input before each chunk of it: a difference fails the
- * write with -EIO.  The inputs are drawn against the CPU's LLC domain in
- * even chunks and against the domain above it in odd ones, so that every
- * path of the spare-capacity imbalance is timed and checked.
+ * write with -EIO.  Chunks alternate between the CPU's LLC domain and the
+ * domain above it, and between a newly idle and a busy destination (see
+ * rust_lb_bench_chunk()).
  *
  * The stock C is the code the helper stands beside, one feature position
  * without guards or counters: the same expressions as the shims'
@@ -384,7 +384,7 @@ static int rust_lb_bench_check(struct rust_lb_bench_input *in, struct lb_env *en
 	int bad = -1;
 	long imb;
 
-	for (i = 0; i < RUST_LB_BENCH_INPUTS && bad < 0; i++) {
+	for (i = 0; i < RUST_LB_BENCH_INPUTS; i++) {
 		struct rust_lb_bench_input *p = &in[i];
 
 		if (rust_lb_get_llc_shared(env) != rust_lb_c_llc_shared(env))
@@ -403,12 +403,19 @@ static int rust_lb_bench_check(struct rust_lb_bench_input *in, struct lb_env *en
 			bad = BENCH_TTWU;
 		if (bad >= 0)
 			break;
+		/* Poisoned first, so that a result left unwritten shows. */
+		env->imbalance = -1;
+		env->migration_type = -1;
 		rust_lb_spare(env, &p->sds);
 		imb = env->imbalance;
 		type = env->migration_type;
+		env->imbalance = -2;
+		env->migration_type = -2;
 		rust_lb_c_spare(env, &p->sds);
-		if (imb != env->imbalance || type != env->migration_type)
+		if (imb != env->imbalance || type != env->migration_type) {
 			bad = BENCH_SPARE;
+			break;
+		}
 	}
 	if (bad < 0)
 		return 0;
@@ -420,16 +427,18 @@ static int rust_lb_bench_check(struct rust_lb_bench_input *in, struct lb_env *en
 /*
  * One chunk of @n calls of one side, on whichever CPU runs it, against that
  * CPU's LLC domain (looked up again: domains may have been rebuilt since
- * the last chunk, and the inputs point at its groups), or with @above the
- * domain above it: without SD_SHARE_LLC, with SD_NUMA at the top of a NUMA
- * machine, so that every path of the spare-capacity imbalance is timed
- * and checked.
+ * the last chunk, and the inputs point at its groups) in even chunks, the
+ * domain above it in odd ones (without SD_SHARE_LLC; with SD_NUMA at the
+ * top of a NUMA machine), for a newly idle destination in chunks 0 and 1
+ * of every four and a busy one in chunks 2 and 3: so that with four chunks
+ * or more the spare-capacity imbalance is timed and checked on its paths.
  */
 static int rust_lb_bench_chunk(struct rust_lb_bench_input *in, u64 n, int side,
-			       bool above, u64 *ns, u64 *sum)
+			       unsigned int chunk, u64 *ns, u64 *sum)
 {
-	struct lb_env env = { .idle = CPU_NEWLY_IDLE };
-	struct sched_domain *sd;
+	struct lb_env env = { .idle = chunk & 2 ? __CPU_NOT_IDLE : CPU_NEWLY_IDLE };
+	bool above = chunk & 1;
+	struct sched_domain *sd, *parent;
 	unsigned long flags;
 	int cpu, ret = 0;
 
@@ -441,8 +450,9 @@ static int rust_lb_bench_chunk(struct rust_lb_bench_input *in, u64 n, int side,
 		ret = -ENODEV;	/* no LLC domain with two groups to balance */
 		goto out;
 	}
-	if (above && sd->parent && sd->parent->groups != sd->parent->groups->next)
-		sd = sd->parent;
+	parent = rcu_dereference(sd->parent);
+	if (above && parent && parent->groups != parent->groups->next)
+		sd = parent;
 	env.sd = sd;
 	env.dst_cpu = cpu;
 	env.dst_rq = cpu_rq(cpu);
@@ -484,8 +494,7 @@ static int rust_lb_bench_run(u64 n)
 			for (done = 0; done < n; done += len) {
 				len = min_t(u64, RUST_LB_BENCH_CHUNK, n - done);
 				ret = rust_lb_bench_chunk(in, len, side,
-							  (done / RUST_LB_BENCH_CHUNK) & 1,
-							  t, &sum);
+							  done / RUST_LB_BENCH_CHUNK, t, &sum);
 				if (ret)
 					goto out;
 				cond_resched();
