@@ -115,12 +115,7 @@ pub fn table(rows: &[(String, Repeats)], unit: &str) -> String {
         let (om, oh) = mean_ci(&over);
         let rtext = if ratio.len() == rs.len() {
             let (rm, rh) = mean_ci(&ratio);
-            format!(
-                "{:>5.2}   [{:.2}, {:.2}]",
-                median(&ratio),
-                rm - rh,
-                rm + rh
-            )
+            format!("{:>5.2}   [{:.2}, {:.2}]", median(&ratio), rm - rh, rm + rh)
         } else {
             format!("{:>5}   (C at or below the empty loop)", "-")
         };
@@ -162,7 +157,10 @@ b                         1       9000      10000       8000       8000
         let rows = parse(RAW);
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].0, "a");
-        assert_eq!(rows[0].1, vec![[9.0, 20.0, 18.0, 16.0], [9.0, 22.0, 18.0, 16.0]]);
+        assert_eq!(
+            rows[0].1,
+            vec![[9.0, 20.0, 18.0, 16.0], [9.0, 22.0, 18.0, 16.0]]
+        );
         assert_eq!(unit(RAW), "instructions");
         assert_eq!(unit("# x (clock tcg)"), "ns");
     }
@@ -175,6 +173,10 @@ b                         1       9000      10000       8000       8000
         assert!(a.contains("   3.0    3.0   ["), "{a}");
         assert!(a.contains("  5.0 ["), "{a}");
         // The twin of b is below the empty loop: no ratio.
-        assert!(t.lines().nth(3).unwrap().contains("(C at or below the empty loop)"));
+        assert!(t
+            .lines()
+            .nth(3)
+            .unwrap()
+            .contains("(C at or below the empty loop)"));
     }
 }

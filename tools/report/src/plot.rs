@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 pub const DEFAULT_FONT: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 const FAMILY: &str = "sans-serif";
 
-const OFF_COLOR: RGBColor = RGBColor(70, 110, 170);
-const ON_COLOR: RGBColor = RGBColor(230, 130, 30);
+pub(crate) const OFF_COLOR: RGBColor = RGBColor(70, 110, 170);
+pub(crate) const ON_COLOR: RGBColor = RGBColor(230, 130, 30);
 const SIG_COLOR: RGBColor = RGBColor(200, 40, 40);
 
-type Res<T> = Result<T, Box<dyn std::error::Error>>;
+pub(crate) type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
 /// Registers the TTF at `path` as the plots' font.  false when the file
 /// is missing or not a font: the plots then carry no text.
@@ -27,8 +27,44 @@ pub fn load_font(path: &Path) -> bool {
     plotters::style::register_font(FAMILY, FontStyle::Normal, bytes).is_ok()
 }
 
-fn font(size: u32) -> TextStyle<'static> {
+pub(crate) fn font(size: u32) -> TextStyle<'static> {
     TextStyle::from((FAMILY, size as f64).into_font()).color(&BLACK)
+}
+
+/// The frame every chart here starts from: a builder on `area` with
+/// `margin` and `(x, y)` pixels for the axis labels, and `caption` (text,
+/// font size) when the plot carries text.
+pub(crate) fn chart_builder<'a, 'b, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, plotters::coord::Shift>,
+    margin: u32,
+    (x, y): (u32, u32),
+    caption: Option<(String, u32)>,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut b = ChartBuilder::on(area);
+    b.margin(margin).x_label_area_size(x).y_label_area_size(y);
+    if let Some((title, size)) = caption {
+        b.caption(title, font(size));
+    }
+    b
+}
+
+/// The series legend every chart here draws, at `at` in `size` points.
+pub(crate) fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    at: SeriesLabelPosition,
+    size: u32,
+) -> Res<()>
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .position(at)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(font(size))
+        .draw()?;
+    Ok(())
 }
 
 /// A file-name-safe form of `s`.
@@ -145,24 +181,25 @@ pub fn latency(
 
     let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
     root.fill(&WHITE)?;
-    let mut b = ChartBuilder::on(&root);
-    b.margin(14)
-        .x_label_area_size(if text { 40 } else { 6 })
-        .y_label_area_size(if text { 70 } else { 6 });
-    if text {
-        let missing = if c.feature_missing {
-            " [feature missing: A/A]"
-        } else {
-            ""
-        };
-        b.caption(
-            format!(
-                "{}: {} wakeup latency, {} off vs on{} (clock {})",
-                c.case, w.workload, c.feature, missing, s.clock
-            ),
-            font(18),
-        );
-    }
+    let missing = if c.feature_missing {
+        " [feature missing: A/A]"
+    } else {
+        ""
+    };
+    let mut b = chart_builder(
+        &root,
+        14,
+        if text { (40, 70) } else { (6, 6) },
+        text.then(|| {
+            (
+                format!(
+                    "{}: {} wakeup latency, {} off vs on{} (clock {})",
+                    c.case, w.workload, c.feature, missing, s.clock
+                ),
+                18,
+            )
+        }),
+    );
     let mut chart = b.build_cartesian_2d(0.0..ms.len() as f64, (lo..hi).log_scale())?;
     if text {
         let mut mesh = chart.configure_mesh();
@@ -251,13 +288,7 @@ pub fn latency(
                 )
             });
         chart.draw_series(marks)?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(font(14))
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft, 14)?;
     }
     root.present()?;
     Ok(())
@@ -306,27 +337,26 @@ pub fn counters(
             .map(|(m, ci)| m.unwrap_or(0.0) + ci.unwrap_or(0.0))
             .fold(0.0, f64::max);
         let top = if top > 0.0 { top * 1.25 } else { 1.0 };
-        let mut cb = ChartBuilder::on(panel);
-        cb.margin(8)
-            .x_label_area_size(if text { 22 } else { 4 })
-            .y_label_area_size(if text { 52 } else { 4 });
-        if text {
-            let sig = match cmp.significant {
-                Some(true) => " *",
-                _ => "",
-            };
-            let name = if cmp.name.len() > 34 {
-                format!("{}…", &cmp.name[..33])
-            } else {
-                cmp.name.clone()
-            };
-            let unit = match cmp.kind {
-                Kind::Rate => " /s",
-                Kind::PerRun => " /run",
-                _ => " (ratio)",
-            };
-            cb.caption(format!("{name}{unit}{sig}"), font(13));
-        }
+        let sig = match cmp.significant {
+            Some(true) => " *",
+            _ => "",
+        };
+        let name = if cmp.name.len() > 34 {
+            format!("{}…", &cmp.name[..33])
+        } else {
+            cmp.name.clone()
+        };
+        let unit = match cmp.kind {
+            Kind::Rate => " /s",
+            Kind::PerRun => " /run",
+            _ => " (ratio)",
+        };
+        let mut cb = chart_builder(
+            panel,
+            8,
+            if text { (22, 52) } else { (4, 4) },
+            text.then(|| (format!("{name}{unit}{sig}"), 13)),
+        );
         let mut chart = cb.build_cartesian_2d(0.0..2.0, 0.0..top)?;
         if text {
             let mut mesh = chart.configure_mesh();

@@ -5,19 +5,10 @@
 
 use crate::headline::{self, Case};
 use crate::input::{Input, State};
+use crate::plot::{chart_builder, font, legend, Res, OFF_COLOR, ON_COLOR};
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
-
-const OFF_COLOR: RGBColor = RGBColor(70, 110, 170);
-const ON_COLOR: RGBColor = RGBColor(230, 130, 30);
-const FAMILY: &str = "sans-serif";
-
-type Res<T> = Result<T, Box<dyn std::error::Error>>;
-
-fn font(size: u32) -> TextStyle<'static> {
-    TextStyle::from((FAMILY, size as f64).into_font()).color(&BLACK)
-}
 
 /// The headline as dots: one panel per case and measure, each run a dot
 /// (feature off left, on right), the mean of each state a bar.
@@ -45,19 +36,20 @@ pub fn headline(path: &Path, cases: &[Case], text: bool) -> Res<()> {
         }
         let pad = ((hi - lo) * 0.15).max(hi.abs() * 0.05).max(1e-9);
         let (lo, hi) = (lo - pad, hi + pad);
-        let mut b = ChartBuilder::on(area);
-        b.margin(8)
-            .x_label_area_size(if text { 22 } else { 4 })
-            .y_label_area_size(if text { 60 } else { 4 });
-        if text {
-            b.caption(
-                format!(
-                    "{} {}: {} {} ({})",
-                    case.case, row.role, row.spec.workload, row.spec.metric, row.verdict
-                ),
-                font(13),
-            );
-        }
+        let mut b = chart_builder(
+            area,
+            8,
+            if text { (22, 60) } else { (4, 4) },
+            text.then(|| {
+                (
+                    format!(
+                        "{} {}: {} {} ({})",
+                        case.case, row.role, row.spec.workload, row.spec.metric, row.verdict
+                    ),
+                    13,
+                )
+            }),
+        );
         let mut chart = b.build_cartesian_2d(-0.5..1.5, lo..hi)?;
         if text {
             let feature = case.feature.clone();
@@ -150,16 +142,17 @@ pub fn cdf(
     let hi = xs.fold(1.0, f64::max) * 1.5;
     let root = BitMapBackend::new(path, (900, 520)).into_drawing_area();
     root.fill(&WHITE)?;
-    let mut b = ChartBuilder::on(&root);
-    b.margin(14)
-        .x_label_area_size(if text { 40 } else { 6 })
-        .y_label_area_size(if text { 60 } else { 6 });
-    if text {
-        b.caption(
-            format!("{case}: {workload} wakeup latency CDF, {feature} off vs on (all runs)"),
-            font(17),
-        );
-    }
+    let mut b = chart_builder(
+        &root,
+        14,
+        if text { (40, 60) } else { (6, 6) },
+        text.then(|| {
+            (
+                format!("{case}: {workload} wakeup latency CDF, {feature} off vs on (all runs)"),
+                17,
+            )
+        }),
+    );
     let mut chart = b.build_cartesian_2d((lo..hi).log_scale(), 0.0..1.0)?;
     if text {
         chart
@@ -190,13 +183,7 @@ pub fn cdf(
         }
     }
     if text {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(font(13))
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight, 13)?;
     }
     root.present()?;
     Ok(())
@@ -244,19 +231,20 @@ pub fn occupancy(path: &Path, input: &Input, case: &str, feature: &str, text: bo
         } else {
             format!("{feature} (on)")
         };
-        let mut b = ChartBuilder::on(area);
-        b.margin(10)
-            .x_label_area_size(if text { 30 } else { 4 })
-            .y_label_area_size(if text { 50 } else { 4 });
-        if text {
-            b.caption(
-                format!(
-                    "{case}: {name}, run {}: runnable tasks per CPU (white 0, blue 1, red 2+)",
-                    run.iter
-                ),
-                font(14),
-            );
-        }
+        let mut b = chart_builder(
+            area,
+            10,
+            if text { (30, 50) } else { (4, 4) },
+            text.then(|| {
+                (
+                    format!(
+                        "{case}: {name}, run {}: runnable tasks per CPU (white 0, blue 1, red 2+)",
+                        run.iter
+                    ),
+                    14,
+                )
+            }),
+        );
         let mut chart = b.build_cartesian_2d(0.0..tmax, 0.0..ncpu as f64)?;
         if text {
             chart
