@@ -306,6 +306,20 @@ static void rust_lb_bench_fill(struct rust_lb_bench_input *in, struct sched_doma
 		(ns) += local_clock() - __t;				\
 	} while (0)
 
+/* The six timed loops of one side, @llc .. @spare in the order of the enum. */
+#define RUST_LB_BENCH_SIDE(llc, sis, ilb, newidle, ttwu, spare)		\
+	do {								\
+		RUST_LB_BENCH_LOOP(ns[BENCH_LLC_SHARED], llc);		\
+		RUST_LB_BENCH_LOOP(ns[BENCH_SIS_UTIL], sis);		\
+		RUST_LB_BENCH_LOOP(ns[BENCH_ILB_DEPTH], ilb);		\
+		RUST_LB_BENCH_LOOP(ns[BENCH_NEWIDLE], newidle);		\
+		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU], ttwu);		\
+		RUST_LB_BENCH_LOOP(ns[BENCH_SPARE], spare);		\
+	} while (0)
+
+/* The spare-capacity imbalance through @fn, and what it decided. */
+#define RUST_LB_BENCH_SPARE(fn)	((fn)(env, &p->sds), env->imbalance + env->migration_type)
+
 /* Runs one side of every helper; returns a checksum. */
 static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env,
 			      struct rq *rq, u64 n, int side, u64 *ns)
@@ -316,56 +330,36 @@ static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env
 
 	switch (side) {
 	case SIDE_BASE:
-		RUST_LB_BENCH_LOOP(ns[BENCH_LLC_SHARED], (unsigned long)env + p->nr);
-		RUST_LB_BENCH_LOOP(ns[BENCH_SIS_UTIL], p->util + p->weight + p->pct);
-		RUST_LB_BENCH_LOOP(ns[BENCH_ILB_DEPTH], p->nr_groups + p->util + p->weight);
-		RUST_LB_BENCH_LOOP(ns[BENCH_NEWIDLE], p->overloaded);
-		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU], p->nr + p->on_cpu);
-		RUST_LB_BENCH_LOOP(ns[BENCH_SPARE], (unsigned long)&p->sds +
-				   env->imbalance + env->migration_type);
+		RUST_LB_BENCH_SIDE((unsigned long)env + p->nr,
+				   p->util + p->weight + p->pct,
+				   p->nr_groups + p->util + p->weight,
+				   p->overloaded,
+				   p->nr + p->on_cpu,
+				   (unsigned long)&p->sds + env->imbalance + env->migration_type);
 		break;
 	case SIDE_RUST:
-		RUST_LB_BENCH_LOOP(ns[BENCH_LLC_SHARED],
-				   (unsigned long)rust_lb_get_llc_shared(env) + p->nr);
-		RUST_LB_BENCH_LOOP(ns[BENCH_SIS_UTIL],
-				   rust_lb_sis_util_scan(p->util, p->weight, p->pct));
-		RUST_LB_BENCH_LOOP(ns[BENCH_ILB_DEPTH],
-				   rust_lb_ilb_scan_depth(p->nr_groups, p->util, p->weight));
-		RUST_LB_BENCH_LOOP(ns[BENCH_NEWIDLE],
-				   rust_lb_newidle_skip(rq, lowest, rust_lb_flags(p->nidle_flags)));
-		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU],
-				   rust_lb_ttwu_queue_cond(p->nr, rust_lb_flags(p->ttwu_flags)));
-		RUST_LB_BENCH_LOOP(ns[BENCH_SPARE],
-				   (rust_lb_spare(env, &p->sds),
-				    env->imbalance + env->migration_type));
+		RUST_LB_BENCH_SIDE((unsigned long)rust_lb_get_llc_shared(env) + p->nr,
+				   rust_lb_sis_util_scan(p->util, p->weight, p->pct),
+				   rust_lb_ilb_scan_depth(p->nr_groups, p->util, p->weight),
+				   rust_lb_newidle_skip(rq, lowest, rust_lb_flags(p->nidle_flags)),
+				   rust_lb_ttwu_queue_cond(p->nr, rust_lb_flags(p->ttwu_flags)),
+				   RUST_LB_BENCH_SPARE(rust_lb_spare));
 		break;
 	case SIDE_C:
-		RUST_LB_BENCH_LOOP(ns[BENCH_LLC_SHARED],
-				   (unsigned long)rust_lb_c_llc_shared(env) + p->nr);
-		RUST_LB_BENCH_LOOP(ns[BENCH_SIS_UTIL],
-				   rust_lb_c_sis_util(p->util, p->weight, p->pct));
-		RUST_LB_BENCH_LOOP(ns[BENCH_ILB_DEPTH],
-				   rust_lb_c_ilb_depth(p->nr_groups, p->util, p->weight));
-		RUST_LB_BENCH_LOOP(ns[BENCH_NEWIDLE],
-				   rust_lb_c_newidle_skip(rq, lowest, p->nidle_flags));
-		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU], rust_lb_c_ttwu(p->nr, p->ttwu_flags));
-		RUST_LB_BENCH_LOOP(ns[BENCH_SPARE],
-				   (rust_lb_c_spare(env, &p->sds),
-				    env->imbalance + env->migration_type));
+		RUST_LB_BENCH_SIDE((unsigned long)rust_lb_c_llc_shared(env) + p->nr,
+				   rust_lb_c_sis_util(p->util, p->weight, p->pct),
+				   rust_lb_c_ilb_depth(p->nr_groups, p->util, p->weight),
+				   rust_lb_c_newidle_skip(rq, lowest, p->nidle_flags),
+				   rust_lb_c_ttwu(p->nr, p->ttwu_flags),
+				   RUST_LB_BENCH_SPARE(rust_lb_c_spare));
 		break;
 	default:
-		RUST_LB_BENCH_LOOP(ns[BENCH_LLC_SHARED],
-				   (unsigned long)rust_lb_stock_llc_shared(env) + p->nr);
-		RUST_LB_BENCH_LOOP(ns[BENCH_SIS_UTIL],
-				   rust_lb_stock_sis_util(p->util, p->weight, p->pct));
-		RUST_LB_BENCH_LOOP(ns[BENCH_ILB_DEPTH],
-				   rust_lb_stock_ilb_depth(p->nr_groups, p->util, p->weight));
-		RUST_LB_BENCH_LOOP(ns[BENCH_NEWIDLE],
-				   !p->overloaded || rq->avg_idle < lowest->max_newidle_lb_cost);
-		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU], !p->nr);
-		RUST_LB_BENCH_LOOP(ns[BENCH_SPARE],
-				   (sched_rust_lb_c_spare_imbalance(env, &p->sds),
-				    env->imbalance + env->migration_type));
+		RUST_LB_BENCH_SIDE((unsigned long)rust_lb_stock_llc_shared(env) + p->nr,
+				   rust_lb_stock_sis_util(p->util, p->weight, p->pct),
+				   rust_lb_stock_ilb_depth(p->nr_groups, p->util, p->weight),
+				   !p->overloaded || rq->avg_idle < lowest->max_newidle_lb_cost,
+				   !p->nr,
+				   RUST_LB_BENCH_SPARE(sched_rust_lb_c_spare_imbalance));
 		break;
 	}
 	return sink;
