@@ -61,7 +61,6 @@ void sched_rust_lb_placement_tick(struct rq *rq);
  * key, which the counters follow.
  */
 DECLARE_PER_CPU_SHARED_ALIGNED(struct rq, runqueues);
-DECLARE_PER_CPU(struct sched_domain __rcu *, sd_llc);
 DECLARE_PER_CPU(int, sd_llc_size);
 DECLARE_PER_CPU(struct sched_domain_shared __rcu *, sd_llc_shared);
 DECLARE_STATIC_KEY_FALSE(sched_schedstats);

@@ -121,9 +121,7 @@ rust_lb_stock_llc_shared(struct lb_env *env)
 static __always_inline struct sched_domain_shared *rust_lb_c_llc_shared(struct lb_env *env)
 {
 	rust_lb_c_count(rust_calls_get_llc_shared);
-	if (per_cpu(sd_llc_size, env->dst_cpu) != env->sd->span_weight)
-		return NULL;
-	return rcu_dereference(per_cpu(sd_llc_shared, env->dst_cpu));
+	return rust_lb_stock_llc_shared(env);
 }
 
 static __always_inline u32 rust_lb_c_sis_util(u64 sum_util, u32 llc_weight, u32 pct)
