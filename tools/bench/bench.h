@@ -3,9 +3,9 @@
  * bench.h - helpers shared by the guest workload programs.
  *
  * Each program defines PROG (its name, used as the message prefix) before
- * including this header, and defines usage(FILE *) (declared here; printed
- * by the option-parsing helpers).  Everything is static inline so a program
- * that does not use a helper gets no "defined but not used" warning.
+ * including this header, and defines print_usage(FILE *) (declared here;
+ * printed by the option-parsing helpers).  Everything is static inline so a
+ * program that does not use a helper gets no "defined but not used" warning.
  *
  * The watchdog message is PROG ": watchdog expired, run did not finish\n"
  * unless the program defines BENCH_WATCHDOG_MSG first.
@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <float.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -35,7 +36,21 @@
 #define BENCH_WATCHDOG_MSG PROG ": watchdog expired, run did not finish\n"
 #endif
 
-static void usage(FILE *f);
+/* Userspace has no <linux/compiler.h>: the kernel's names for these. */
+#ifndef __aligned
+#define __aligned(x) __attribute__\
+((aligned(x)))
+#endif
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+#ifndef BIT
+#define BIT(nr) (1UL << (nr))
+#endif
+
+static void print_usage(FILE *f);
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -56,7 +71,7 @@ static inline void die_err(const char *what, int err)
 static inline void bad_arg(int opt, const char *arg)
 {
 	fprintf(stderr, PROG ": invalid value for -%c: '%s'\n", opt, arg);
-	usage(stderr);
+	print_usage(stderr);
 	exit(2);
 }
 
@@ -73,7 +88,7 @@ static inline long parse_long(int opt, const char *s, long min, long max)
 }
 
 /* For "v > 0" pass min = BENCH_DBL_POSITIVE (the smallest positive double). */
-#define BENCH_DBL_POSITIVE 0x1p-1074
+#define BENCH_DBL_POSITIVE DBL_TRUE_MIN	/* 0x1p-1074 */
 
 static inline double parse_double(int opt, const char *s, double min, double max)
 {
@@ -92,7 +107,7 @@ static inline void no_operands(int argc, char **argv)
 {
 	if (optind != argc) {
 		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
+		print_usage(stderr);
 		exit(2);
 	}
 }
@@ -171,11 +186,11 @@ static void (*watchdog_hook)(void);
 static inline void on_alarm(int sig)
 {
 	static const char msg[] = BENCH_WATCHDOG_MSG;
+	ssize_t ret;
 
 	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
-		/* nothing more we can do */
-	}
+	ret = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)ret;	/* nothing more we can do on failure */
 	if (watchdog_hook)
 		watchdog_hook();
 	_exit(1);
@@ -203,7 +218,7 @@ static inline void watchdog(unsigned int seconds)
  * holds it, clamped to the observed [min, max].
  */
 #define HIST_SUB_BITS	7
-#define HIST_SUB_COUNT	(1u << HIST_SUB_BITS)
+#define HIST_SUB_COUNT	((unsigned int)BIT(HIST_SUB_BITS))
 #define HIST_TOP_BITS	36
 #define HIST_MAX_NS	((1ULL << HIST_TOP_BITS) - 1)
 #define HIST_BUCKETS	((HIST_TOP_BITS - HIST_SUB_BITS + 1) * HIST_SUB_COUNT)

@@ -46,7 +46,7 @@ struct pair {
 	int resp[2];
 	uint64_t transactions;
 	pthread_t client, server;
-} __attribute__((aligned(64)));
+} __aligned(64);
 
 static void put(int fd, char c)
 {
@@ -109,7 +109,7 @@ static void *client_fn(void *arg)
 	return NULL;
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " PROG " [-n PAIRS] [-u WORK_USEC] [-r SECONDS] [-j]\n"
@@ -147,10 +147,10 @@ int main(int argc, char **argv)
 			cfg.json = true;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
@@ -195,22 +195,24 @@ int main(int argc, char **argv)
 		    close(pairs[i].resp[0]) || close(pairs[i].resp[1]))
 			die("close");
 
-	/* The last transaction of a pair may end after the deadline: use the
-	 * measured time, which is >= the requested runtime. */
+	/*
+	 * The last transaction of a pair may end after the deadline: use the
+	 * measured time, which is >= the requested runtime.
+	 */
 	tps = (double)total / elapsed;
-	printf("halfload: %u pairs (%u threads), work %llu usec/request, "
-	       "runtime %g s (measured %.3f s)\n",
-	       cfg.pairs, 2 * cfg.pairs, (unsigned long long)(cfg.work_ns / 1000),
-	       cfg.runtime_s, elapsed);
+	fprintf(stdout,
+		"halfload: %u pairs (%u threads), work %llu usec/request, runtime %g s (measured %.3f s)\n",
+		cfg.pairs, 2 * cfg.pairs, (unsigned long long)(cfg.work_ns / 1000),
+		cfg.runtime_s, elapsed);
 	printf("transactions: %llu\n", (unsigned long long)total);
 	printf("avg transaction usec: %.1f\n",
 	       total ? elapsed * 1e6 * cfg.pairs / (double)total : 0.0);
 	printf("tps: %.1f\n", tps);
 	if (cfg.json)
-		printf("{\"bench\":\"halfload\",\"tps\":%.1f,\"pairs\":%u,"
-		       "\"transactions\":%llu,\"work_us\":%llu,\"runtime_s\":%.3f}\n",
-		       tps, cfg.pairs, (unsigned long long)total,
-		       (unsigned long long)(cfg.work_ns / 1000), elapsed);
+		fprintf(stdout,
+			"{\"bench\":\"halfload\",\"tps\":%.1f,\"pairs\":%u,\"transactions\":%llu,\"work_us\":%llu,\"runtime_s\":%.3f}\n",
+			tps, cfg.pairs, (unsigned long long)total,
+			(unsigned long long)(cfg.work_ns / 1000), elapsed);
 	flush_stdout();
 	free(pairs);
 	return 0;

@@ -41,7 +41,7 @@ struct thr {
 	uint64_t oversleep_sum;
 	uint64_t oversleep_max;
 	pthread_t tid;
-} __attribute__((aligned(64)));
+} __aligned(64);
 
 static void *thread_fn(void *arg)
 {
@@ -65,7 +65,7 @@ static void *thread_fn(void *arg)
 	return NULL;
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " PROG " [-n THREADS] [-p SLEEP_USEC] [-u SPIN_USEC] [-r SECONDS] [-j]\n"
@@ -105,10 +105,10 @@ int main(int argc, char **argv)
 			cfg.json = true;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
@@ -146,23 +146,21 @@ int main(int argc, char **argv)
 
 	lps = (double)loops / elapsed;
 	over_avg_us = loops ? (double)over_sum / (double)loops / 1000.0 : 0.0;
-	printf("idlewake: %u threads, sleep %llu usec, spin %llu usec, "
-	       "runtime %g s (measured %.3f s)\n",
-	       cfg.threads, (unsigned long long)(cfg.sleep_ns / 1000),
-	       (unsigned long long)(cfg.spin_ns / 1000), cfg.runtime_s, elapsed);
+	fprintf(stdout,
+		"idlewake: %u threads, sleep %llu usec, spin %llu usec, runtime %g s (measured %.3f s)\n",
+		cfg.threads, (unsigned long long)(cfg.sleep_ns / 1000),
+		(unsigned long long)(cfg.spin_ns / 1000), cfg.runtime_s, elapsed);
 	printf("loops: %llu\n", (unsigned long long)loops);
 	printf("oversleep usec: avg %.1f max %.1f\n", over_avg_us,
 	       (double)over_max / 1000.0);
 	printf("loops/sec: %.1f\n", lps);
 	if (cfg.json)
-		printf("{\"bench\":\"idlewake\",\"loops_per_s\":%.1f,\"loops\":%llu,"
-		       "\"threads\":%u,\"sleep_us\":%llu,\"spin_us\":%llu,"
-		       "\"oversleep_avg_us\":%.1f,\"oversleep_max_us\":%.1f,"
-		       "\"runtime_s\":%.3f}\n",
-		       lps, (unsigned long long)loops, cfg.threads,
-		       (unsigned long long)(cfg.sleep_ns / 1000),
-		       (unsigned long long)(cfg.spin_ns / 1000), over_avg_us,
-		       (double)over_max / 1000.0, elapsed);
+		fprintf(stdout,
+			"{\"bench\":\"idlewake\",\"loops_per_s\":%.1f,\"loops\":%llu,\"threads\":%u,\"sleep_us\":%llu,\"spin_us\":%llu,\"oversleep_avg_us\":%.1f,\"oversleep_max_us\":%.1f,\"runtime_s\":%.3f}\n",
+			lps, (unsigned long long)loops, cfg.threads,
+			(unsigned long long)(cfg.sleep_ns / 1000),
+			(unsigned long long)(cfg.spin_ns / 1000), over_avg_us,
+			(double)over_max / 1000.0, elapsed);
 	flush_stdout();
 	free(thr);
 	return 0;

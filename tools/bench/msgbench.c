@@ -57,7 +57,8 @@ static int wakeup_pipe[2];	/* parent -> all tasks: start */
 
 /* Children to kill from the watchdog (process mode). */
 static pid_t *children;
-static volatile sig_atomic_t nchildren;
+/* Read by the watchdog handler: relaxed atomic accesses only. */
+static sig_atomic_t nchildren;
 
 /* Task failure: in a forked child only this process must go. */
 static void task_fail(const char *what)
@@ -72,7 +73,7 @@ static void kill_children(void)
 {
 	sig_atomic_t i;
 
-	for (i = 0; i < nchildren; i++)
+	for (i = 0; i < __atomic_load_n(&nchildren, __ATOMIC_RELAXED); i++)
 		if (children[i] > 0)
 			kill(children[i], SIGKILL);	/* best effort */
 }
@@ -185,7 +186,7 @@ static void make_channel(int fd[2])
 	}
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " PROG " [-g GROUPS] [-f FDS] [-l LOOPS] [-s] [-T] [-W SECONDS] [-j]\n"
@@ -252,10 +253,10 @@ int main(int argc, char **argv)
 			cfg.json = true;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
@@ -264,7 +265,7 @@ int main(int argc, char **argv)
 	if (ntasks > 20000) {
 		fprintf(stderr, PROG ": too many tasks (%llu > 20000)\n",
 			(unsigned long long)ntasks);
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 
@@ -273,9 +274,9 @@ int main(int argc, char **argv)
 		int sv[2];
 
 		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
-			fprintf(stderr, PROG ": socketpair(AF_UNIX) failed: %s "
-				"(kernel without CONFIG_NET/CONFIG_UNIX?); "
-				"use pipes (drop -s)\n", strerror(errno));
+			fprintf(stderr, PROG
+				": socketpair(AF_UNIX) failed: %s (kernel without CONFIG_NET/CONFIG_UNIX?); use pipes (drop -s)\n",
+				strerror(errno));
 			return 2;
 		}
 		if (close(sv[0]) || close(sv[1]))
@@ -359,7 +360,8 @@ int main(int argc, char **argv)
 					_exit(0);
 				}
 				children[t] = pid;
-				nchildren = (sig_atomic_t)(t + 1);
+				__atomic_store_n(&nchildren, (sig_atomic_t)(t + 1),
+						 __ATOMIC_RELAXED);
 			}
 			t++;
 		}
@@ -410,7 +412,9 @@ int main(int argc, char **argv)
 					;	/* reap them until ECHILD */
 				return 1;
 			}
-			for (i = 0; i < (unsigned int)nchildren; i++)
+			for (i = 0;
+			     i < (unsigned int)__atomic_load_n(&nchildren, __ATOMIC_RELAXED);
+			     i++)
 				if (children[i] == pid)
 					children[i] = 0;
 		}
@@ -425,17 +429,17 @@ int main(int argc, char **argv)
 		pthread_attr_destroy(&attr);
 	}
 
-	printf("Running in %s mode with %u groups using %u file descriptors each "
-	       "(== %llu tasks)\n", cfg.threads ? "threaded" : "process",
+	printf("Running in %s mode with %u groups using %u file descriptors each (== %llu tasks)\n",
+	       cfg.threads ? "threaded" : "process",
 	       cfg.groups, cfg.fds, (unsigned long long)ntasks);
 	printf("Each sender will pass %u messages of %d bytes\n", cfg.loops, MSG_SIZE);
 	printf("Time: %.3f\n", (double)(end - start) / 1e9);
 	if (cfg.json)
-		printf("{\"bench\":\"msgbench\",\"time_s\":%.6f,\"groups\":%u,"
-		       "\"fds\":%u,\"loops\":%u,\"mode\":\"%s\",\"ipc\":\"%s\"}\n",
-		       (double)(end - start) / 1e9, cfg.groups, cfg.fds, cfg.loops,
-		       cfg.threads ? "thread" : "process",
-		       cfg.sockets ? "socket" : "pipe");
+		fprintf(stdout,
+			"{\"bench\":\"msgbench\",\"time_s\":%.6f,\"groups\":%u,\"fds\":%u,\"loops\":%u,\"mode\":\"%s\",\"ipc\":\"%s\"}\n",
+			(double)(end - start) / 1e9, cfg.groups, cfg.fds, cfg.loops,
+			cfg.threads ? "thread" : "process",
+			cfg.sockets ? "socket" : "pipe");
 	flush_stdout();
 	free(children);
 	free(tids);

@@ -65,7 +65,6 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -91,15 +90,15 @@
  * intermediate reports, hence relaxed atomics (plain moves on x86/arm64).
  */
 struct whist {
-	_Atomic uint64_t count;
-	_Atomic uint64_t min;
-	_Atomic uint64_t max;
-	_Atomic uint64_t b[HIST_BUCKETS];
+	uint64_t count;
+	uint64_t min;
+	uint64_t max;
+	uint64_t b[HIST_BUCKETS];
 };
 
 /* Merged copies (owned by main) are bench.h's struct hist. */
 
-#define RLX memory_order_relaxed
+#define RLX __ATOMIC_RELAXED
 
 static void whist_clear(struct whist *h)
 {
@@ -107,25 +106,24 @@ static void whist_clear(struct whist *h)
 
 	/* only write non-zero buckets: untouched pages stay unallocated */
 	for (i = 0; i < HIST_BUCKETS; i++)
-		if (atomic_load_explicit(&h->b[i], RLX))
-			atomic_store_explicit(&h->b[i], 0, RLX);
-	atomic_store_explicit(&h->count, 0, RLX);
-	atomic_store_explicit(&h->min, UINT64_MAX, RLX);
-	atomic_store_explicit(&h->max, 0, RLX);
+		if (__atomic_load_n(&h->b[i], RLX))
+			__atomic_store_n(&h->b[i], 0, RLX);
+	__atomic_store_n(&h->count, 0, RLX);
+	__atomic_store_n(&h->min, UINT64_MAX, RLX);
+	__atomic_store_n(&h->max, 0, RLX);
 }
 
 /* Single writer: load + store, no locked instructions. */
 static inline void whist_add(struct whist *h, uint64_t ns)
 {
-	_Atomic uint64_t *b = &h->b[hist_bucket(ns)];
+	uint64_t *b = &h->b[hist_bucket(ns)];
 
-	atomic_store_explicit(b, atomic_load_explicit(b, RLX) + 1, RLX);
-	atomic_store_explicit(&h->count,
-			      atomic_load_explicit(&h->count, RLX) + 1, RLX);
-	if (ns < atomic_load_explicit(&h->min, RLX))
-		atomic_store_explicit(&h->min, ns, RLX);
-	if (ns > atomic_load_explicit(&h->max, RLX))
-		atomic_store_explicit(&h->max, ns, RLX);
+	__atomic_store_n(b, __atomic_load_n(b, RLX) + 1, RLX);
+	__atomic_store_n(&h->count, __atomic_load_n(&h->count, RLX) + 1, RLX);
+	if (ns < __atomic_load_n(&h->min, RLX))
+		__atomic_store_n(&h->min, ns, RLX);
+	if (ns > __atomic_load_n(&h->max, RLX))
+		__atomic_store_n(&h->max, ns, RLX);
 }
 
 static void whist_merge(struct hist *dst, const struct whist *src)
@@ -134,32 +132,32 @@ static void whist_merge(struct hist *dst, const struct whist *src)
 	unsigned int i;
 
 	for (i = 0; i < HIST_BUCKETS; i++)
-		dst->b[i] += atomic_load_explicit(&src->b[i], RLX);
-	dst->count += atomic_load_explicit(&src->count, RLX);
-	v = atomic_load_explicit(&src->min, RLX);
+		dst->b[i] += __atomic_load_n(&src->b[i], RLX);
+	dst->count += __atomic_load_n(&src->count, RLX);
+	v = __atomic_load_n(&src->min, RLX);
 	if (v < dst->min)
 		dst->min = v;
-	v = atomic_load_explicit(&src->max, RLX);
+	v = __atomic_load_n(&src->max, RLX);
 	if (v > dst->max)
 		dst->max = v;
 }
 
 static const double pct_list[] = { 50.0, 75.0, 90.0, 95.0, 99.0, 99.5, 99.9 };
-#define NPCT		(sizeof(pct_list) / sizeof(pct_list[0]))
+#define NPCT		ARRAY_SIZE(pct_list)
 #define PCT_P99		4		/* starred in the text output */
 
 /* ---- futex ------------------------------------------------------------- */
 
 enum { F_BLOCKED = 0, F_RUNNING = 1 };
 
-static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
+static void futex_wait(uint32_t *addr, uint32_t val)
 {
 	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, val,
 		    NULL, NULL, 0) == -1 && errno != EAGAIN && errno != EINTR)
 		die("futex(FUTEX_WAIT)");
 }
 
-static void futex_wake(_Atomic uint32_t *addr)
+static void futex_wake(uint32_t *addr)
 {
 	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, 1,
 		    NULL, NULL, 0) == -1)
@@ -167,21 +165,23 @@ static void futex_wake(_Atomic uint32_t *addr)
 }
 
 /* Wake the owner of @f if it is (about to be) waiting; no-op otherwise. */
-static void fpost(_Atomic uint32_t *f)
+static void fpost(uint32_t *f)
 {
 	uint32_t old = F_BLOCKED;
 
-	if (atomic_compare_exchange_strong(f, &old, F_RUNNING))
+	if (__atomic_compare_exchange_n(f, &old, F_RUNNING, false,
+					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		futex_wake(f);
 }
 
 /* Return once @f has been posted, consuming the post. */
-static void fwait(_Atomic uint32_t *f)
+static void fwait(uint32_t *f)
 {
 	for (;;) {
 		uint32_t old = F_RUNNING;
 
-		if (atomic_compare_exchange_strong(f, &old, F_BLOCKED))
+		if (__atomic_compare_exchange_n(f, &old, F_BLOCKED, false,
+						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 			return;
 		futex_wait(f, F_BLOCKED);
 	}
@@ -192,22 +192,22 @@ static void fwait(_Atomic uint32_t *f)
 struct msg_thread;
 
 struct worker {
-	_Atomic uint32_t futex;
-	_Atomic uint64_t wake_ns;	/* batch time, set by the message thread */
+	uint32_t futex;
+	uint64_t wake_ns;		/* batch time, set by the message thread */
 	struct worker *next;		/* link in the message thread's list */
 	struct msg_thread *m;
 	struct whist *hist;
 	uint32_t my_epoch;		/* private copy of ->epoch */
-	_Atomic uint32_t epoch;		/* epoch of the data in ->hist */
+	uint32_t epoch;			/* epoch of the data in ->hist */
 	pthread_t tid;
-} __attribute__((aligned(64)));
+} __aligned(64);
 
 struct msg_thread {
-	_Atomic uint32_t futex;
-	_Atomic(struct worker *) waiting;	/* workers waiting for a wakeup */
+	uint32_t futex;
+	struct worker *waiting;		/* workers waiting for a wakeup */
 	unsigned int seed;
 	pthread_t tid;
-} __attribute__((aligned(64)));
+} __aligned(64);
 
 static struct {
 	unsigned int nmsg;
@@ -232,12 +232,12 @@ static struct {
 	.zero_s = 0,
 };
 
-static _Atomic int stopping;
-static _Atomic uint32_t epoch;
+static int stopping;
+static uint32_t epoch;
 
 static inline bool is_stopping(void)
 {
-	return atomic_load(&stopping);
+	return __atomic_load_n(&stopping, __ATOMIC_SEQ_CST);
 }
 
 /* Busy-spin @ns of wall time; cut short on shutdown (nothing is measured). */
@@ -249,24 +249,25 @@ static void think(uint64_t ns)
 		return;
 	end = now_ns() + ns;
 	while (now_ns() < end)
-		if (atomic_load_explicit(&stopping, RLX))
+		if (__atomic_load_n(&stopping, RLX))
 			break;
 }
 
 /* Lock-free push; the whole list is only ever taken at once (no ABA). */
 static void list_push(struct msg_thread *m, struct worker *w)
 {
-	struct worker *old = atomic_load(&m->waiting);
+	struct worker *old = __atomic_load_n(&m->waiting, __ATOMIC_SEQ_CST);
 
 	do {
 		w->next = old;
-	} while (!atomic_compare_exchange_weak(&m->waiting, &old, w));
+	} while (!__atomic_compare_exchange_n(&m->waiting, &old, w, true,
+					      __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
 }
 
 /* Post every waiting worker, all with one timestamp taken before the first. */
 static void wake_waiting(struct msg_thread *m)
 {
-	struct worker *w = atomic_exchange(&m->waiting, NULL);
+	struct worker *w = __atomic_exchange_n(&m->waiting, NULL, __ATOMIC_SEQ_CST);
 	uint64_t t;
 
 	if (!w)
@@ -276,7 +277,7 @@ static void wake_waiting(struct msg_thread *m)
 		/* read ->next first: once posted, w may queue itself again */
 		struct worker *next = w->next;
 
-		atomic_store_explicit(&w->wake_ns, t, RLX);
+		__atomic_store_n(&w->wake_ns, t, RLX);
 		fpost(&w->futex);
 		w = next;
 	}
@@ -284,12 +285,12 @@ static void wake_waiting(struct msg_thread *m)
 
 static void record(struct worker *w, uint64_t ns)
 {
-	uint32_t e = atomic_load_explicit(&epoch, memory_order_acquire);
+	uint32_t e = __atomic_load_n(&epoch, __ATOMIC_ACQUIRE);
 
 	if (e != w->my_epoch) {
 		whist_clear(w->hist);
 		w->my_epoch = e;
-		atomic_store_explicit(&w->epoch, e, memory_order_release);
+		__atomic_store_n(&w->epoch, e, __ATOMIC_RELEASE);
 	}
 	whist_add(w->hist, ns);
 }
@@ -306,8 +307,8 @@ static void *worker_fn(void *arg)
 		if (is_stopping())
 			break;
 
-		atomic_store(&w->futex, F_BLOCKED);
-		atomic_store_explicit(&w->wake_ns, now_ns(), RLX);
+		__atomic_store_n(&w->futex, F_BLOCKED, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&w->wake_ns, now_ns(), RLX);
 		list_push(m, w);
 		fpost(&m->futex);
 		/*
@@ -320,7 +321,7 @@ static void *worker_fn(void *arg)
 		t = now_ns();
 		if (is_stopping())
 			break;
-		posted = atomic_load_explicit(&w->wake_ns, RLX);
+		posted = __atomic_load_n(&w->wake_ns, RLX);
 		record(w, t > posted ? t - posted : 0);
 	}
 	return NULL;
@@ -332,7 +333,7 @@ static void *msg_fn(void *arg)
 	uint64_t max_jitter = cfg.sleep_us / 4;
 
 	for (;;) {
-		atomic_store(&m->futex, F_BLOCKED);
+		__atomic_store_n(&m->futex, F_BLOCKED, __ATOMIC_SEQ_CST);
 		wake_waiting(m);
 		if (is_stopping()) {
 			wake_waiting(m);
@@ -367,13 +368,12 @@ static double ns_to_usf(uint64_t ns)
 /* Merge the histograms of the current epoch (workers may be running). */
 static void collect(struct worker *workers, unsigned int n, struct hist *out)
 {
-	uint32_t e = atomic_load(&epoch);
+	uint32_t e = __atomic_load_n(&epoch, __ATOMIC_SEQ_CST);
 	unsigned int i;
 
 	hist_init(out);
 	for (i = 0; i < n; i++)
-		if (atomic_load_explicit(&workers[i].epoch,
-					 memory_order_acquire) == e)
+		if (__atomic_load_n(&workers[i].epoch, __ATOMIC_ACQUIRE) == e)
 			whist_merge(out, workers[i].hist);
 	if (!out->count)
 		out->min = 0;
@@ -408,15 +408,13 @@ static void print_json(const struct hist *h, const struct hist_pct *p, double rp
 
 		printf(",\"%s\":%.1f", key[k], ns_to_usf(p[k].ns));
 	}
-	printf(",\"min\":%.1f,\"max\":%.1f,\"samples\":%llu,\"rps\":%.1f,"
-	       "\"measured_s\":%.3f,\"runtime_s\":%.3f,\"interrupted\":%s,"
-	       "\"message_threads\":%u,\"workers\":%u,\"sleep_us\":%llu,"
-	       "\"cputime_us\":%llu,\"warmup_s\":%g,\"hist\":[",
-	       ns_to_usf(h->min), ns_to_usf(h->max),
-	       (unsigned long long)h->count, rps, measured_s, elapsed_s,
-	       interrupted ? "true" : "false", cfg.nmsg, cfg.nworkers,
-	       (unsigned long long)cfg.sleep_us,
-	       (unsigned long long)cfg.think_us, cfg.warmup_s);
+	fprintf(stdout,
+		",\"min\":%.1f,\"max\":%.1f,\"samples\":%llu,\"rps\":%.1f,\"measured_s\":%.3f,\"runtime_s\":%.3f,\"interrupted\":%s,\"message_threads\":%u,\"workers\":%u,\"sleep_us\":%llu,\"cputime_us\":%llu,\"warmup_s\":%g,\"hist\":[",
+		ns_to_usf(h->min), ns_to_usf(h->max),
+		(unsigned long long)h->count, rps, measured_s, elapsed_s,
+		interrupted ? "true" : "false", cfg.nmsg, cfg.nworkers,
+		(unsigned long long)cfg.sleep_us,
+		(unsigned long long)cfg.think_us, cfg.warmup_s);
 	for (i = 0; i < HIST_BUCKETS; i++) {
 		if (!h->b[i])
 			continue;
@@ -428,7 +426,7 @@ static void print_json(const struct hist *h, const struct hist_pct *p, double rp
 	printf("]}\n");
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " PROG " [-m MSG_THREADS] [-t WORKERS] [-r SECONDS] [-s USEC] [-c USEC]\n"
@@ -509,10 +507,10 @@ static void parse_options(int argc, char **argv)
 			cfg.json = true;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			exit(0);
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			exit(2);
 		}
 	}
@@ -520,7 +518,7 @@ static void parse_options(int argc, char **argv)
 	if ((uint64_t)cfg.nmsg * cfg.nworkers > MAX_WORKERS) {
 		fprintf(stderr, PROG ": too many workers (%u x %u > %u)\n",
 			cfg.nmsg, cfg.nworkers, MAX_WORKERS);
-		usage(stderr);
+		print_usage(stderr);
 		exit(2);
 	}
 }
@@ -584,8 +582,8 @@ int main(int argc, char **argv)
 
 	start = now_ns();
 	for (i = 0; i < cfg.nmsg; i++) {
-		atomic_init(&msgs[i].futex, F_BLOCKED);
-		atomic_init(&msgs[i].waiting, NULL);
+		msgs[i].futex = F_BLOCKED;
+		msgs[i].waiting = NULL;
 		msgs[i].seed = (unsigned int)(start ^ (start >> 32)) ^
 			       (i + 1) * 2654435761u;
 	}
@@ -598,8 +596,8 @@ int main(int argc, char **argv)
 		if (!w->hist)
 			die("calloc");
 		whist_clear(w->hist);
-		atomic_init(&w->futex, F_BLOCKED);
-		atomic_init(&w->epoch, 0);
+		w->futex = F_BLOCKED;
+		w->epoch = 0;
 	}
 
 	thread_attr_init(&attr, 256 * 1024);
@@ -634,7 +632,7 @@ int main(int argc, char **argv)
 			break;
 		if (t >= warmup_at) {
 			warmup_at = NO_DEADLINE;
-			atomic_fetch_add(&epoch, 1);
+			__atomic_fetch_add(&epoch, 1, __ATOMIC_SEQ_CST);
 			window_start = t;
 			if (zero_ns)
 				zero_at = t + zero_ns;
@@ -650,7 +648,7 @@ int main(int argc, char **argv)
 			report_at = t + interval_ns;
 		}
 		if (t >= zero_at) {
-			atomic_fetch_add(&epoch, 1);
+			__atomic_fetch_add(&epoch, 1, __ATOMIC_SEQ_CST);
 			window_start = t;
 			zero_at = t + zero_ns;
 		}
@@ -677,7 +675,7 @@ int main(int argc, char **argv)
 	}
 
 	/* Shut down: no sample is recorded once stopping is set. */
-	atomic_store(&stopping, 1);
+	__atomic_store_n(&stopping, 1, __ATOMIC_SEQ_CST);
 	stop_at = now_ns();
 	watchdog(shutdown_budget_s());
 	for (i = 0; i < cfg.nmsg; i++)

@@ -26,7 +26,7 @@ static int idle_policy;
 
 static void *spin_fn(void *arg)
 {
-	volatile uint64_t x = (uintptr_t)arg;
+	uint64_t x = (uintptr_t)arg;
 	struct sched_param sp = { .sched_priority = 0 };
 
 	/* SCHED_IDLE for this thread only (0: the calling thread). */
@@ -35,13 +35,16 @@ static void *spin_fn(void *arg)
 	while (now_ns() < deadline) {
 		unsigned int i;
 
-		for (i = 0; i < 1000; i++)
+		for (i = 0; i < 1000; i++) {
 			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* x lives in memory: a load and a store per step */
+			asm volatile("" : "+m" (x));
+		}
 	}
 	return NULL;
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " PROG " -r SECONDS [-n THREADS] [-i]\n"
@@ -71,17 +74,17 @@ int main(int argc, char **argv)
 			idle_policy = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
 	if (optind != argc || runtime < 0) {
 		fprintf(stderr, PROG ": %s\n", optind != argc ?
 			"unexpected argument" : "-r SECONDS is required");
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 

@@ -46,7 +46,6 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,18 +60,18 @@
 /* ---- percentiles (the histogram is bench.h's) ------------------------- */
 
 static const double pct_list[] = { 50.0, 90.0, 99.0, 99.9 };
-#define NPCT (sizeof(pct_list) / sizeof(pct_list[0]))
+#define NPCT ARRAY_SIZE(pct_list)
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
+static void futex_wait(uint32_t *addr, uint32_t val)
 {
 	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, val,
 		    NULL, NULL, 0) == -1 && errno != EAGAIN && errno != EINTR)
 		die("futex(FUTEX_WAIT)");
 }
 
-static void futex_wake(_Atomic uint32_t *addr, int nr)
+static void futex_wake(uint32_t *addr, int nr)
 {
 	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, nr,
 		    NULL, NULL, 0) == -1)
@@ -93,21 +92,21 @@ enum { W_IDLE = 0, W_POSTED = 1, W_EXIT = 2 };
 struct msg_thread;
 
 struct worker {
-	_Atomic uint32_t state;		/* futex word, written by waker */
-	_Atomic uint64_t wake_ns;	/* waker's clock before the wake */
+	uint32_t state;			/* futex word, written by waker */
+	uint64_t wake_ns;		/* waker's clock before the wake */
 	struct msg_thread *m;
 	struct hist *wake_hist;
 	struct hist *req_hist;
 	uint64_t requests;
 	pthread_t tid;
-} __attribute__((aligned(64)));
+} __aligned(64);
 
 struct msg_thread {
-	_Atomic uint32_t pending;	/* futex word: workers still busy */
+	uint32_t pending;		/* futex word: workers still busy */
 	struct worker *workers;
 	uint64_t rounds;
 	pthread_t tid;
-} __attribute__((aligned(64)));
+} __aligned(64);
 
 static struct {
 	unsigned int nmsg;
@@ -137,14 +136,13 @@ static void *worker_fn(void *arg)
 		uint32_t s;
 		uint64_t posted, running, done;
 
-		while ((s = atomic_load_explicit(&w->state,
-						 memory_order_acquire)) == W_IDLE)
+		while ((s = __atomic_load_n(&w->state, __ATOMIC_ACQUIRE)) == W_IDLE)
 			futex_wait(&w->state, W_IDLE);
 		running = now_ns();
 		if (s == W_EXIT)
 			break;
-		posted = atomic_load_explicit(&w->wake_ns, memory_order_relaxed);
-		atomic_store_explicit(&w->state, W_IDLE, memory_order_relaxed);
+		posted = __atomic_load_n(&w->wake_ns, __ATOMIC_RELAXED);
+		__atomic_store_n(&w->state, W_IDLE, __ATOMIC_RELAXED);
 
 		spin_until(running + cfg.think_ns);
 		done = now_ns();
@@ -155,8 +153,7 @@ static void *worker_fn(void *arg)
 			w->requests++;
 		}
 		/* acq_rel orders the IDLE store before the message thread sees 0 */
-		if (atomic_fetch_sub_explicit(&m->pending, 1,
-					      memory_order_acq_rel) == 1)
+		if (__atomic_fetch_sub(&m->pending, 1, __ATOMIC_ACQ_REL) == 1)
 			futex_wake(&m->pending, 1);
 	}
 	return NULL;
@@ -170,27 +167,22 @@ static void *msg_fn(void *arg)
 	while (now_ns() < cfg.measure_end) {
 		uint32_t p;
 
-		atomic_store_explicit(&m->pending, cfg.nworkers,
-				      memory_order_relaxed);
+		__atomic_store_n(&m->pending, cfg.nworkers, __ATOMIC_RELAXED);
 		for (i = 0; i < cfg.nworkers; i++) {
 			struct worker *w = &m->workers[i];
 
-			atomic_store_explicit(&w->wake_ns, now_ns(),
-					      memory_order_relaxed);
-			atomic_store_explicit(&w->state, W_POSTED,
-					      memory_order_release);
+			__atomic_store_n(&w->wake_ns, now_ns(), __ATOMIC_RELAXED);
+			__atomic_store_n(&w->state, W_POSTED, __ATOMIC_RELEASE);
 			futex_wake(&w->state, 1);
 		}
-		while ((p = atomic_load_explicit(&m->pending,
-						 memory_order_acquire)) != 0)
+		while ((p = __atomic_load_n(&m->pending, __ATOMIC_ACQUIRE)) != 0)
 			futex_wait(&m->pending, p);
 		m->rounds++;
 		if (cfg.round_sleep_ns)
 			sleep_ns(cfg.round_sleep_ns);
 	}
 	for (i = 0; i < cfg.nworkers; i++) {
-		atomic_store_explicit(&m->workers[i].state, W_EXIT,
-				      memory_order_release);
+		__atomic_store_n(&m->workers[i].state, W_EXIT, __ATOMIC_RELEASE);
 		futex_wake(&m->workers[i].state, 1);
 	}
 	return NULL;
@@ -221,7 +213,7 @@ static void print_hist(const char *title, const struct hist *h,
 	       to_us_int(h->count ? h->min : 0), to_us_int(h->max));
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " PROG " [-m MSG_THREADS] [-t WORKERS] [-r SECONDS] [-w SECONDS]\n"
@@ -265,16 +257,17 @@ int main(int argc, char **argv)
 			cfg.think_ns = 1000ULL * (uint64_t)parse_long(opt, optarg, 0, 10000000);
 			break;
 		case 'S':
-			cfg.round_sleep_ns = 1000ULL * (uint64_t)parse_long(opt, optarg, 0, 10000000);
+			cfg.round_sleep_ns = 1000ULL *
+					     (uint64_t)parse_long(opt, optarg, 0, 10000000);
 			break;
 		case 'j':
 			cfg.json = true;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
@@ -283,7 +276,7 @@ int main(int argc, char **argv)
 	if (nthreads > 16384) {
 		fprintf(stderr, PROG ": too many workers (%llu > 16384)\n",
 			(unsigned long long)nthreads);
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 
@@ -315,7 +308,7 @@ int main(int argc, char **argv)
 			w->req_hist = &hists[2 * n + 1];
 			hist_init(w->wake_hist);
 			hist_init(w->req_hist);
-			atomic_store(&w->state, W_IDLE);
+			__atomic_store_n(&w->state, W_IDLE, __ATOMIC_SEQ_CST);
 			err = pthread_create(&w->tid, &attr, worker_fn, w);
 			if (err)
 				die_err("pthread_create(worker)", err);
@@ -356,28 +349,24 @@ int main(int argc, char **argv)
 	hist_percentiles(&req_all, pct_list, NPCT, req_pct);
 	rps = (double)requests / cfg.runtime_s;
 
-	printf("wakelat: %u message threads, %u workers each, think %llu usec, "
-	       "round sleep %llu usec, warmup %g s\n",
-	       cfg.nmsg, cfg.nworkers, (unsigned long long)(cfg.think_ns / 1000),
-	       (unsigned long long)(cfg.round_sleep_ns / 1000), cfg.warmup_s);
+	fprintf(stdout,
+		"wakelat: %u message threads, %u workers each, think %llu usec, round sleep %llu usec, warmup %g s\n",
+		cfg.nmsg, cfg.nworkers, (unsigned long long)(cfg.think_ns / 1000),
+		(unsigned long long)(cfg.round_sleep_ns / 1000), cfg.warmup_s);
 	print_hist("Wakeup Latencies", &wake_all, wake_pct);
 	print_hist("Request Latencies", &req_all, req_pct);
 	printf("average rps: %.1f\n", rps);
 
 	if (cfg.json)
-		printf("{\"bench\":\"wakelat\",\"p50\":%.1f,\"p90\":%.1f,"
-		       "\"p99\":%.1f,\"p999\":%.1f,\"min\":%.1f,\"max\":%.1f,"
-		       "\"samples\":%llu,\"rps\":%.1f,"
-		       "\"req_p50\":%.1f,\"req_p99\":%.1f,"
-		       "\"message_threads\":%u,\"workers\":%u,\"think_us\":%llu,"
-		       "\"runtime_s\":%g}\n",
-		       to_us(wake_pct[0].ns), to_us(wake_pct[1].ns),
-		       to_us(wake_pct[2].ns), to_us(wake_pct[3].ns),
-		       to_us(wake_all.count ? wake_all.min : 0), to_us(wake_all.max),
-		       (unsigned long long)wake_all.count, rps,
-		       to_us(req_pct[0].ns), to_us(req_pct[2].ns),
-		       cfg.nmsg, cfg.nworkers,
-		       (unsigned long long)(cfg.think_ns / 1000), cfg.runtime_s);
+		fprintf(stdout,
+			"{\"bench\":\"wakelat\",\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"min\":%.1f,\"max\":%.1f,\"samples\":%llu,\"rps\":%.1f,\"req_p50\":%.1f,\"req_p99\":%.1f,\"message_threads\":%u,\"workers\":%u,\"think_us\":%llu,\"runtime_s\":%g}\n",
+			to_us(wake_pct[0].ns), to_us(wake_pct[1].ns),
+			to_us(wake_pct[2].ns), to_us(wake_pct[3].ns),
+			to_us(wake_all.count ? wake_all.min : 0), to_us(wake_all.max),
+			(unsigned long long)wake_all.count, rps,
+			to_us(req_pct[0].ns), to_us(req_pct[2].ns),
+			cfg.nmsg, cfg.nworkers,
+			(unsigned long long)(cfg.think_ns / 1000), cfg.runtime_s);
 
 	flush_stdout();
 	free(hists);

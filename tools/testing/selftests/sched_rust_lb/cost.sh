@@ -13,7 +13,8 @@
 . "$(dirname "$0")/lib.sh"
 
 BENCH=$SCHED_DEBUGFS/rust_lb_bench
-HELPERS="get_llc_shared sis_util_scan ilb_scan_depth newidle_skip ttwu_queue_cond calculate_imbalance"
+HELPERS="get_llc_shared sis_util_scan ilb_scan_depth newidle_skip ttwu_queue_cond"
+HELPERS="$HELPERS calculate_imbalance"
 SCHEDSTATS=/proc/sys/kernel/sched_schedstats
 
 ktap_print_header
@@ -29,7 +30,9 @@ saved=$(cat "$SCHEDSTATS")
 echo 1 > "$SCHEDSTATS"
 refused=true
 echo "$iterations" > "$BENCH" 2>/dev/null && refused=false
-ktap_test_result "the benchmark refuses to run while schedstats are on (the helpers would count)" $refused
+ktap_test_result \
+	"the benchmark refuses to run while schedstats are on (the helpers would count)" \
+	$refused
 
 echo 0 > "$SCHEDSTATS"
 before=$(counter rust_calls_calculate_imbalance)
@@ -38,7 +41,9 @@ echo "$iterations" > "$BENCH" && ok=true
 moved=$(( $(counter rust_calls_calculate_imbalance) - before ))
 echo "$saved" > "$SCHEDSTATS"
 ok2=false; [ "$ok" = true ] && [ "$moved" -eq 0 ] && ok2=true
-ktap_test_result "it runs with schedstats off, counting nothing (rust_calls_calculate_imbalance +$moved)" $ok2
+ktap_test_result \
+	"it runs with schedstats off, counting nothing (rust_calls_calculate_imbalance +$moved)" \
+	$ok2
 
 cat "$BENCH" | while read -r line; do ktap_print_msg "$line"; done
 missing=""
@@ -47,7 +52,9 @@ for h in $HELPERS; do
 	[ "$n" -ge 5 ] || missing="$missing $h($n)"
 done
 ok=false; [ -z "$missing" ] && ok=true
-ktap_test_result "every helper is reported, at least 5 repeats each${missing:+ (short:$missing)}" $ok
+ktap_test_result \
+	"every helper is reported, at least 5 repeats each${missing:+ (short:$missing)}" \
+	$ok
 
 # Each helper's four loops (empty, Rust, C twin, stock C) took time over
 # its repeats.  A single short repeat may read 0 ns on an emulated clock; a

@@ -7,7 +7,9 @@
 
 ktap_print_header
 ktap_set_plan 2
-bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|Kernel panic|cut here|Call Trace:|UBSAN:|KASAN:|possible recursive locking|suspicious RCU usage' | head -n 20)
+pattern='WARNING:|BUG:|Oops|Kernel panic|cut here|Call Trace:|UBSAN:|KASAN:'
+pattern="$pattern|possible recursive locking|suspicious RCU usage"
+bad=$(dmesg | grep -E "$pattern" | head -n 20)
 if [ -n "$bad" ]; then
 	echo "$bad" | while read -r l; do ktap_print_msg "$l"; done
 fi

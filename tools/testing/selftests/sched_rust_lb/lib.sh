@@ -16,7 +16,8 @@ cases_field() {
 }
 
 require_debugfs() {
-	[ -r "$FEATURES" ] || ktap_skip_all "$FEATURES not readable (debugfs not mounted or no CONFIG_SCHED_DEBUG)"
+	[ -r "$FEATURES" ] || ktap_skip_all \
+		"$FEATURES not readable (debugfs not mounted or no CONFIG_SCHED_DEBUG)"
 	[ -r "$FEATURES" ] || exit "$KSFT_SKIP"
 }
 
@@ -33,7 +34,9 @@ NCPUS=$(grep -c ^processor /proc/cpuinfo)
 
 # counter NAME: current value of one of the helpers' counters.
 counter() {
-	awk -v n="$1" '$1 == n { print $2; found = 1 } END { if (!found) print "missing" }' "$COUNTERS"
+	awk -v n="$1" \
+		'$1 == n { print $2; found = 1 } END { if (!found) print "missing" }' \
+		"$COUNTERS"
 }
 
 counters_reset() {
@@ -46,7 +49,8 @@ run_load() {
 	idle)	"$BIN/idlewake" -r 2 -p 500 -u 20 > /dev/null ;;
 	wake)	"$BIN/wakelat" -m 2 -t 4 -r 2 -w 0 -s 50 > /dev/null ;;
 	msg)	"$BIN/msgbench" -g 4 -f 5 -l 100 > /dev/null ;;
-	over)	"$BIN/spin" -r 2 -n $((NCPUS + NCPUS / 2)) & "$BIN/idlewake" -r 2 -n "$NCPUS" -p 300 -u 200 > /dev/null; wait ;;
+	over)	"$BIN/spin" -r 2 -n $((NCPUS + NCPUS / 2)) &
+		"$BIN/idlewake" -r 2 -n "$NCPUS" -p 300 -u 200 > /dev/null; wait ;;
 	mixed)	"$BIN/idlewake" -r 3 > /dev/null & "$BIN/wakelat" -r 3 -w 0 > /dev/null &
 		"$BIN/msgbench" -g 2 -l 200 > /dev/null; "$BIN/spin" -r 1 -n $((NCPUS * 2)); wait ;;
 	esac

@@ -78,7 +78,11 @@ nload=4
 	n=0
 	while [ "$(date +%s)" -lt "$end" ]; do
 		for f in $FEATS; do
-			if [ $((RANDOM % 2)) = 0 ]; then echo "NO_$f"; else echo "$f"; fi > "$FEATURES"
+			if [ $((RANDOM % 2)) = 0 ]; then
+				echo "NO_$f"
+			else
+				echo "$f"
+			fi > "$FEATURES"
 			n=$((n + 1))
 		done
 	done
@@ -101,7 +105,8 @@ hp=$(cat "$T/hp-count" 2>/dev/null || echo 0)
 cs=$(cat "$T/cs-count" 2>/dev/null || echo 0)
 flips=$(cat "$T/flip-count" 2>/dev/null || echo 0)
 done_n=$(wc -l < "$T/load-done" 2>/dev/null || echo 0)
-ktap_print_msg "hotplug cycles $hp, cpuset partitions $cs, feature flips $flips, verify checks $checks"
+ktap_print_msg \
+	"hotplug cycles $hp, cpuset partitions $cs, feature flips $flips, verify checks $checks"
 
 ok=false; [ "$hp" -gt 0 ] && [ ! -e "$T/hp-fail" ] && ok=true
 [ -e "$T/hp-fail" ] && ktap_print_msg "$(cat "$T/hp-fail")"
