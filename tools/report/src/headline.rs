@@ -88,6 +88,30 @@ pub struct Row {
     /// shows the states equivalent.
     pub equiv_pct: Option<f64>,
     pub verdict: String,
+    /// What the values are in (`unit()`), for an axis.
+    pub unit: String,
+}
+
+/// The unit of what `run_value()` returns for `metric`: a ratio of two
+/// counters, a counter per second of run, or a workload's field, named by
+/// the convention of the workloads' JSON lines (`*_s` seconds, `p50`..`p999`
+/// wakeup-latency percentiles in microseconds, `rps`/`tps`/`*_per_s` rates).
+pub fn unit(metric: &str, ratios: &[Ratio]) -> String {
+    if let Some(q) = ratios.iter().find(|q| q.name == metric) {
+        return format!("{} per {}", q.num, q.den);
+    }
+    let percentile = metric.len() > 1
+        && metric.starts_with('p')
+        && metric[1..].chars().all(|c| c.is_ascii_digit() || c == '.');
+    match metric {
+        "rps" => "requests/s".into(),
+        "tps" => "transactions/s".into(),
+        _ if percentile || metric.ends_with("_us") => "µs".into(),
+        _ if metric.ends_with("_per_s") => "per s".into(),
+        _ if metric.ends_with("_s") => "s".into(),
+        _ if metric.starts_with("kstat.max_") => "level".into(),
+        _ => "per s of run".into(),
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -165,6 +189,7 @@ fn row(role: &'static str, spec: Spec, runs: &[&Run], ratios: &[Ratio]) -> Row {
     let verdict = verdict(spec.expect, welch.as_ref(), equiv_pct);
     Row {
         role,
+        unit: unit(&spec.metric, ratios),
         off_mean,
         on_mean,
         diff_pct,
@@ -273,7 +298,7 @@ pub fn floor_line(meta: &serde_json::Map<String, Value>) -> Option<String> {
             "p50 {} us, p99 {} us ({} samples)",
             num(g("p50")),
             num(g("p99")),
-            num(g("samples"))
+            g("samples").map_or("?".into(), |n| format!("{n:.0}"))
         ))
     };
     let idle = part("floor")?;
@@ -433,6 +458,24 @@ mod tests {
         );
         assert!("schbench p99".parse::<Spec>().is_err());
         assert!("schbench p99 ~".parse::<Spec>().is_err());
+    }
+
+    #[test]
+    fn units_follow_the_kind_of_value() {
+        let q = vec![Ratio {
+            name: "cal_per_wakeup".into(),
+            num: "kstat.ipi_cal".into(),
+            den: "kstat.ttwu_count".into(),
+        }];
+        assert_eq!(unit("cal_per_wakeup", &q), "kstat.ipi_cal per kstat.ttwu_count");
+        assert_eq!(unit("p99", &q), "µs");
+        assert_eq!(unit("p99.9", &q), "µs");
+        assert_eq!(unit("time_s", &q), "s");
+        assert_eq!(unit("rps", &q), "requests/s");
+        assert_eq!(unit("tps", &q), "transactions/s");
+        assert_eq!(unit("loops_per_s", &q), "per s");
+        assert_eq!(unit("kstat.nl_count", &q), "per s of run");
+        assert_eq!(unit("serialize_contended", &q), "per s of run");
     }
 
     #[test]

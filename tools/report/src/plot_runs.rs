@@ -64,6 +64,7 @@ pub fn headline(path: &Path, cases: &[Case], text: bool) -> Res<()> {
                 .x_labels(5)
                 .x_label_formatter(&fmt)
                 .y_label_formatter(&|y: &f64| crate::plot::short(*y))
+                .y_desc(row.unit.as_str())
                 .label_style(font(11))
                 .draw()?;
         }
