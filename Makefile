@@ -11,9 +11,14 @@
 #   make shell   an interactive shell in the guest (stdin is typed there)
 #   make exec CMD='...'   one command in the guest, quoting intact
 #   make scale   the CPU-count sweep of serialize_due and ilb_util (tools/scale)
-#   make stress  the stress selftest on the debug kernel
+#   make stress  the stress selftests on the debug kernel (STRESS_SECONDS=300)
 #   make series  the series for `git am` into your own tree (SERIES_OUT=dir)
-#   make kernel | guest | clippy | checkpatch | rustfmt | host-test | docs
+#   make series-check   the series applied, configured, built and booted on a
+#                whole pristine tree (Documentation/series.rst; ~6 min)
+#   make vng CMD='...'   boot with virtme-ng, run CMD (VNG=1 kernel)
+#   make jump-label-race   the stock-kernel reproduction of robustness.rst
+#   make deps | tree | config | kernel | guest   install, unpack+patch, configure, build
+#   make clippy | checkpatch | rustfmt | host-test | docs
 #   make config-off [OFF=RUST|+JUMP_LABEL] [OFF_TARGETS=vmlinux]   build with an option off (+: on)
 #
 # Inputs (all optional):
@@ -23,6 +28,9 @@
 #   KSRC=dir     a 6.12.y tree of your own instead of Debian's 6.12.117
 #   TOPOLOGY=... guest topology, e.g. sockets=2,cores=2,threads=2,nodes=2
 #   ACCEL=tcg|kvm  KVM is probed and falls back to TCG
+#   TCG_THREADS=single|multi  one host thread for all vCPUs (default: on 2
+#                host cores the faster, and the one that sees patched text
+#                at once) or one per vCPU (robustness.rst)
 #   DEBUG=1      the debug kernel (lockdep, PROVE_RCU, KASAN, UBSAN, Rust
 #                debug assertions) in .../obj-debug
 #   make run:    CASES=a,b  ITERATIONS=n  DURATION=s  ICOUNT=1 (virtual
@@ -30,7 +38,8 @@
 #                settings, ~15 min)  OUT=dir (default
 #                $(BUILD)/results/<timestamp>); its own topology (two
 #                LLCs of 4, two nodes) unless TOPOLOGY is given
-#   STRESS_SECONDS=N  length of the stress selftest (make stress: 300)
+#   STRESS_SECONDS=N  length of each stress selftest (make stress: 300)
+#   STRESS_TESTS=a.sh,b.sh  the kselftests make stress runs
 #   SKIP_DEBUG=1 make test without the debug-kernel stage (faster loop)
 #   SHELL_TIMEOUT=s  how long make shell may last (default a day)
 #   V=1          verbose kernel build
@@ -59,6 +68,7 @@ ifeq ($(strip $(KSRC)),)
   OBJBASE   := $(KSRC)/obj
 else
   override KSRC := $(abspath $(KSRC))
+  $(if $(wildcard $(KSRC)/Makefile),,$(error KSRC=$(KSRC) is not a kernel tree (no Makefile there): give the top of a 6.12.y tree))
   TARBALL   :=
   OBJBASE   := $(BUILD)/obj-ksrc
 endif
@@ -77,16 +87,19 @@ TOPOLOGY  ?= sockets=2,cores=2,threads=2,nodes=2
 SHELL_TIMEOUT ?= 86400
 TEST_TOPOLOGY ?= sockets=4,cores=2,threads=2,nodes=2
 ACCEL     ?= tcg
+ifneq ($(TCG_THREADS),)
+  export TCG_THREADS
+endif
 RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
 	     --initrd $(GUEST)/initramfs.cpio.gz --accel $(ACCEL)
 
 .PHONY: all deps tree config kernel guest run scale show shell exec vng test stress \
 	host-test clippy rustfmt checkpatch config-off series series-check docs vng-kernel \
-	clean help
+	clean help jump-label-race
 all: kernel guest
 
 help:
-	@sed -n '3,33p' $(OVERLAY)/Makefile | sed 's/^# \{0,1\}//'
+	@awk 'NR < 3 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' $(OVERLAY)/Makefile
 
 deps:
 	@$(OVERLAY)/tools/deps
@@ -120,7 +133,7 @@ vng:
 		--verbose --disable-kvm --disable-microvm --force-9p --force-initramfs \
 		--cpus $(VNG_CPUS) --memory 1G \
 		$(if $(CMD),--exec "$$SCHED_RUST_LB_CMD")
-vng: export SCHED_RUST_LB_CMD = $(CMD)
+vng: export SCHED_RUST_LB_CMD = $(value CMD)
 VNG_CPUS ?= 4
 
 # The options are checked before anything is built.
@@ -152,7 +165,7 @@ shell: kernel guest
 		/opt/sched-rust-lb/bin/shell
 
 # One command in the guest, its quoting intact: make exec CMD='wakelat -r 5'
-exec: export SCHED_RUST_LB_CMD = $(CMD)
+exec: export SCHED_RUST_LB_CMD = $(value CMD)
 exec:
 	@test -n "$$SCHED_RUST_LB_CMD" || { echo "make exec: say what to run, e.g. make exec CMD='cat /proc/schedstat'" >&2; exit 2; }
 	@$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile kernel guest
@@ -170,14 +183,17 @@ test: deps
 		$(if $(filter 1 true,$(CLIPPY_TEST) $(CI)),--clippy) $(if $(TARBALL),,--ksrc-user) \
 		$(if $(filter 1,$(SKIP_DEBUG) $(DEBUG)),,--debug-obj $(OBJBASE)-debug)
 
-# The stress selftest on the debug kernel (Documentation/robustness.rst).
+# The stress selftests on the debug kernel (Documentation/robustness.rst):
+# feature flips under load, then flips with hotplug and cpuset partitions,
+# STRESS_SECONDS each; STRESS_TESTS picks the kselftests.
 STRESS_SECONDS ?= 300
+STRESS_TESTS ?= flip.sh,stress.sh,dmesg_clean.sh
 stress: deps
 	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \
 		--kernel $(OBJBASE)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
-		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( $(STRESS_SECONDS) + 900 )) \
-		--append "KSFT_TESTS=stress.sh,dmesg_clean.sh STRESS_SECONDS=$(STRESS_SECONDS)"
+		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( 2 * $(STRESS_SECONDS) + 900 )) \
+		--append "KSFT_TESTS=$(STRESS_TESTS) STRESS_SECONDS=$(STRESS_SECONDS) FLIP_SECONDS=$(STRESS_SECONDS)"
 
 # The series with one option of the test config off (default: the helpers,
 # CONFIG_SCHED_RUST_LB; OFF=RUST for a kernel without Rust), building
@@ -188,6 +204,13 @@ config-off: config
 	@$(OVERLAY)/tools/check-config-off $(KSRC) $(O)/.config \
 		$(BUILD)/obj-$(shell echo '$(OFF)' | sed 's/^+/with-/; t; s/^/no-/' | tr A-Z_ a-z-) \
 		'$(OFF)' $(OFF_TARGETS)
+
+# The stock 6.12.117 kernel (no patch of this project) with
+# CONFIG_JUMP_LABEL and a module that flips a static key while every vCPU
+# runs through its site (Documentation/robustness.rst, "JUMP_LABEL under
+# QEMU"): JLR_ARGS='--qemu BIN --tcg-threads single --pair --seconds N'.
+jump-label-race: guest
+	@$(OVERLAY)/tools/jump-label-race/run $(JLR_ARGS)
 
 # The whole project as a git format-patch series (Documentation/series.rst).
 SERIES_OUT ?= $(BUILD)/series
@@ -212,22 +235,22 @@ rustfmt:
 
 # Debian's python3 first: checkpatch's SPDX check needs python3-ply/-git.
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is ignored: every
-# file the series adds is under kernel/sched/ or rust/, which the SCHEDULER
-# and RUST entries of MAINTAINERS already cover.  UNKNOWN_COMMIT_ID is
-# ignored: the tree is a tarball without git history, so the upstream ids
-# the backport cites cannot be looked up.
-# The new C files of the overlay (kernel-patches/kernel/, kernel-patches/rust/)
-# are checked as files (-f).
+# file the series adds is under kernel/sched/, rust/ or the selftests,
+# which the SCHEDULER, RUST and KERNEL SELFTEST FRAMEWORK entries of
+# MAINTAINERS already cover.  UNKNOWN_COMMIT_ID is ignored: the tree is a
+# tarball without git history, so the upstream ids the backport cites
+# cannot be looked up.  What is checked is what a user applies: every patch
+# of the exported series (make series), the first one, which adds the
+# overlay's files (the C glue, the Rust, the selftests and their workloads),
+# included.
+CHECKPATCH_SERIES := $(BUILD)/checkpatch-series
 checkpatch: tree
-	@cd $(KSRC) && for p in $$(cd $(OVERLAY)/kernel-patches && ls [0-9][0-9][0-9][0-9]-*.patch); do \
+	@$(OVERLAY)/tools/export-series $(OVERLAY) $(CHECKPATCH_SERIES) $(TARBALL) >/dev/null
+	@cd $(KSRC) && rc=0 && for p in $$(cd $(CHECKPATCH_SERIES) && ls 0*.patch); do \
 		echo "  CHECK   $$p"; \
 		PATH=/usr/bin:$$PATH perl scripts/checkpatch.pl -q --strict --ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID \
-			$(OVERLAY)/kernel-patches/$$p || exit 1; \
-	done; \
-	for f in $$(cd $(OVERLAY) && find kernel-patches/kernel kernel-patches/rust -name '*.[ch]' | sort); do \
-		echo "  CHECK   $$f"; \
-		PATH=/usr/bin:$$PATH perl scripts/checkpatch.pl -q --strict -f $(OVERLAY)/$$f || exit 1; \
-	done
+			$(CHECKPATCH_SERIES)/$$p || { echo "  BAD     $$p"; rc=1; }; \
+	done; exit $$rc
 
 clean:
 	rm -rf $(O) $(GUEST)
