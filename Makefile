@@ -20,7 +20,7 @@
 #   make jump-label-race   the stock-kernel reproduction of robustness.rst
 #   make deps | tree | config | kernel | guest   install, unpack+patch, configure, build
 #   make clippy | checkpatch | rustfmt | host-test | docs
-#   make config-off [OFF=RUST|+JUMP_LABEL] [OFF_TARGETS=vmlinux]   build with an option off (+: on)
+#   make config-off [OFF=RUST|JUMP_LABEL|+NAME] [OFF_TARGETS=vmlinux]   build with an option off (+: on)
 #
 # Inputs (all optional):
 #   BUILD=dir    cache for the kernel tree, objects, guest files, results
@@ -216,7 +216,7 @@ config-off: config
 
 # The stock 6.12.117 kernel (no patch of this project) with
 # CONFIG_JUMP_LABEL and a module that flips a static key while every vCPU
-# runs through its site (Documentation/robustness.rst, "JUMP_LABEL under
+# runs through its site (Documentation/robustness.rst, "Static keys under
 # QEMU"): JLR_ARGS='--qemu BIN --tcg-threads single --pair --seconds N'.
 jump-label-race: guest
 	@$(OVERLAY)/tools/jump-label-race/run $(JLR_ARGS)

@@ -2,7 +2,7 @@
 /*
  * jl_race: the smallest kernel that shows whether flipping a static key
  * while other CPUs run through its site is safe on this machine (see
- * Documentation/robustness.rst, "JUMP_LABEL under QEMU").
+ * Documentation/robustness.rst, "Static keys under QEMU").
  *
  * One kthread per online CPU but the loader's runs a loop through one
  * static-branch site (or, with pair=1, through that site immediately
