@@ -25,12 +25,6 @@ for f in $FEATS; do orig="$orig $f=$(feature_state "$f")"; done
 dmesg_before=$(dmesg | wc -l)
 end=$(( $(date +%s) + SECS ))
 
-load() {
-	while [ "$(date +%s)" -lt "$end" ]; do
-		"$@" > /dev/null 2>&1 || echo "$1 exit $?" >> "$T/load-fail"
-	done
-	echo done >> "$T/load-done"
-}
 load "$BIN/spin" -r 1 -n "$NCPUS" &
 load "$BIN/wakelat" -m 2 -t 4 -r 2 -w 0 &
 load "$BIN/idlewake" -r 2 -n "$NCPUS" &

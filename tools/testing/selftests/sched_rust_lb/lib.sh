@@ -55,3 +55,14 @@ run_load() {
 		"$BIN/msgbench" -g 2 -l 200 > /dev/null; "$BIN/spin" -r 1 -n $((NCPUS * 2)); wait ;;
 	esac
 }
+
+# load CMD...: runs CMD over and over until $end (seconds since the epoch),
+# noting each failure in $T/load-fail and the end in $T/load-done (the
+# caller sets end and T; flip.sh and stress.sh run several in the
+# background).
+load() {
+	while [ "$(date +%s)" -lt "$end" ]; do
+		"$@" > /dev/null 2>&1 || echo "$1 exit $?" >> "$T/load-fail"
+	done
+	echo done >> "$T/load-done"
+}

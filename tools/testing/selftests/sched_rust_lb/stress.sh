@@ -27,13 +27,6 @@ end=$(( $(date +%s) + SECS ))
 echo RUST_LB_VERIFY > "$FEATURES"
 counters_reset
 
-# Workloads: each loops until the deadline and records failures.
-load() {
-	while [ "$(date +%s)" -lt "$end" ]; do
-		"$@" > /dev/null 2>&1 || echo "$1 exit $?" >> "$T/load-fail"
-	done
-	echo done >> "$T/load-done"
-}
 load "$BIN/wakelat" -m 2 -t 4 -r 2 -w 0 &
 load "$BIN/msgbench" -g 2 -f 4 -l 100 &
 load "$BIN/idlewake" -r 2 -n "$NCPUS" &
