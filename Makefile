@@ -18,6 +18,8 @@
 #   make vng CMD='...'   boot with virtme-ng, run CMD (VNG=1 kernel)
 #   make vng-test   make vng checked: the command's output alone, its status
 #   make jump-label-race   the stock-kernel reproduction of robustness.rst
+#   make policy [POLICY=dir]   build policy modules out of tree against the
+#                kernel (default: rust/policies/*; Documentation/policy-modules.rst)
 #   make deps | tree | config | kernel | guest   install, unpack+patch, configure, build
 #   make clippy | checkpatch | rustfmt | host-test | docs
 #   make config-off [OFF=RUST|JUMP_LABEL|+NAME] [OFF_TARGETS=vmlinux]   build with an option off (+: on)
@@ -91,12 +93,16 @@ ACCEL     ?= tcg
 ifneq ($(TCG_THREADS),)
   export TCG_THREADS
 endif
+# The policy modules make policy built for this kernel go along, to
+# /opt/sched-rust-lb/policies/ in the guest.
+POLICY_KOS = $(wildcard $(O)/sched-rust-lb-policies/*/*.ko)
 RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
-	     --initrd $(GUEST)/initramfs.cpio.gz --accel $(ACCEL)
+	     --initrd $(GUEST)/initramfs.cpio.gz --accel $(ACCEL) \
+	     $(foreach k,$(POLICY_KOS),--file $(k):/opt/sched-rust-lb/policies/$(notdir $(k)))
 
 .PHONY: all deps tree config kernel guest run scale show shell exec vng test stress \
 	host-test clippy rustfmt checkpatch config-off series series-check docs vng-kernel \
-	clean help jump-label-race vng-test
+	clean help jump-label-race vng-test policy
 all: kernel guest
 
 help:
@@ -113,10 +119,17 @@ config: tree
 
 kernel: config
 	@echo "  KBUILD  $(O)/vmlinux"
-	@$(KMAKE) vmlinux
+	@$(KMAKE) vmlinux modules modules_prepare
 
 guest: tree
 	@$(OVERLAY)/tools/mkinitramfs $(OVERLAY) $(KSRC) $(GUEST)
+
+# Policy modules (Documentation/policy-modules.rst): each directory of
+# POLICY (default: the examples, rust/policies/*) built out of tree against
+# the kernel in $(O), into $(O)/sched-rust-lb-policies/NAME/.
+POLICY ?= $(wildcard $(OVERLAY)/rust/policies/*)
+policy: kernel
+	@$(OVERLAY)/tools/build-policy "$(KMAKE)" $(O)/sched-rust-lb-policies $(POLICY)
 
 # The main job: the A/B experiment (Documentation/experiment.rst).
 # CASES=a,b ITERATIONS=n DURATION=s ICOUNT=1 QUICK=1 SEED=1 select what it runs.
@@ -193,10 +206,11 @@ test: deps
 		$(if $(filter 1,$(SKIP_DEBUG) $(DEBUG)),,--debug-obj $(OBJBASE)-debug)
 
 # The stress selftests on the debug kernel (Documentation/robustness.rst):
-# feature flips under load, then flips with hotplug and cpuset partitions,
+# feature flips under load, policy modules loaded and removed under load,
+# then flips with hotplug and cpuset partitions,
 # STRESS_SECONDS each; STRESS_TESTS picks the kselftests.
 STRESS_SECONDS ?= 300
-STRESS_TESTS ?= flip.sh,stress.sh,dmesg_clean.sh
+STRESS_TESTS ?= flip.sh,policy.sh,stress.sh,dmesg_clean.sh
 stress: deps
 	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \

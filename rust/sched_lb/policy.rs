@@ -5,15 +5,18 @@
 //! Each function here is the body of one helper the C shims call (through
 //! the `extern "C"` entry points of the crate root, which only turn raw
 //! pointers into references).  They read the scheduler's state through the
-//! abstractions, leave the arithmetic to [`crate::math`], count what they
-//! decide, and are written in safe code only.
+//! abstractions, leave the arithmetic to [`math`], count what they
+//! decide, and are written in safe code only.  A decision that a policy
+//! module may answer asks it first ([`kernel::sched::policy::decide`]:
+//! one NOP while no policy is registered).
 
 #![forbid(unsafe_code)]
 
 use crate::counters::{self, count};
-use crate::math;
 use kernel::sched::{
     lb::{IdleType, LbEnv, Migration, SdLbStats},
+    math,
+    policy::decide,
     rq::Rq,
     topology::{flags, SchedDomain, SchedGroup},
 };
@@ -25,9 +28,40 @@ pub(crate) fn update_idle_cpu_scan(env: &LbEnv, sum_util: u64) {
     count!(rust_calls_update_idle_cpu_scan);
     if let Some(sds) = llc_shared(env) {
         let sd = env.sd();
-        let depth = math::sis_util_nr_idle_scan(sum_util, sd.span_weight(), sd.imbalance_pct());
+        let depth = sis_util_scan(sum_util, sd.span_weight(), sd.imbalance_pct());
         sds.set_nr_idle_scan(i32::try_from(depth).unwrap_or(i32::MAX));
     }
+}
+
+/// A policy module's answer, counted.
+#[inline(always)]
+fn module<T>(answer: Option<T>) -> Option<T> {
+    if answer.is_some() {
+        count!(policy_decisions);
+    }
+    answer
+}
+
+/// SIS_UTIL's depth: a policy module's, else the built-in one.
+#[inline(always)]
+pub(crate) fn sis_util_scan(sum_util: u64, llc_weight: u32, imbalance_pct: u32) -> u32 {
+    let input = math::SisUtil {
+        sum_util,
+        llc_weight,
+        imbalance_pct,
+    };
+    module(decide::sis_util_scan(|| input)).unwrap_or_else(|| input.builtin())
+}
+
+/// ILB_UTIL's depth: a policy module's, else the built-in one.
+#[inline(always)]
+pub(crate) fn ilb_scan_depth(nr_groups: u32, sum_util: u64, span_weight: u32) -> u32 {
+    let input = math::IlbScan {
+        nr_groups,
+        sum_util,
+        span_weight,
+    };
+    module(decide::ilb_scan_depth(|| input)).unwrap_or_else(|| input.builtin())
 }
 
 /// ILB_UTIL: how many groups a newidle balance of `env->sd` scans, 0 for
@@ -94,7 +128,7 @@ pub(crate) fn ilb_done(
         }
         return;
     }
-    let depth = math::ilb_scan_depth(sd.nr_groups(), sum_util, sd.span_weight());
+    let depth = ilb_scan_depth(sd.nr_groups(), sum_util, sd.span_weight());
     let (load, capacity) = stats.totals();
     sds.set_ilb(i32::try_from(depth).unwrap_or(i32::MAX), load, capacity);
     count!(ilb_snapshots_published);
@@ -111,6 +145,18 @@ pub(crate) fn newidle_skip(
 ) -> bool {
     count!(rust_calls_newidle_skip);
     let idle_times = || (rq.avg_idle(), sd.map_or(0, |sd| sd.max_newidle_lb_cost()));
+    let input = || {
+        let (avg_idle_ns, max_newidle_lb_cost_ns) = idle_times();
+        math::Newidle {
+            rd_overload,
+            rd_overloaded,
+            avg_idle_ns,
+            max_newidle_lb_cost_ns,
+        }
+    };
+    if let Some(skip) = module(decide::newidle_skip(input)) {
+        return skip;
+    }
     match math::newidle_skip(rd_overload, rd_overloaded, idle_times) {
         Some(math::NewidleSkip::NotOverloaded) => {
             count!(newidle_skipped_not_overloaded);
@@ -126,7 +172,15 @@ pub(crate) fn newidle_skip(
 /// `wakee_on_cpu`: the caller saw the wakee still descheduling there.
 pub(crate) fn ttwu_queue_cond(nr_running: u32, wakee_on_cpu: bool, queue_idle: bool) -> bool {
     count!(rust_calls_ttwu_queue_cond);
-    let queue = math::ttwu_wakelist_same_llc(nr_running, wakee_on_cpu, queue_idle);
+    let input = math::TtwuQueue {
+        nr_running,
+        wakee_on_cpu,
+        queue_idle,
+    };
+    if let Some(queue) = module(decide::ttwu_queue_cond(|| input)) {
+        return queue;
+    }
+    let queue = input.builtin();
     if queue && queue_idle {
         count!(wakelist_idle_queued);
     }
@@ -141,6 +195,37 @@ pub(crate) fn spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) 
     let share_llc = sd.flags() & flags::SHARE_LLC != 0;
     let busiest_overloaded = busiest.group_type() > kernel::sched::lb::GroupType::FullyBusy;
     let dst_idle = env.idle() != IdleType::NotIdle;
+
+    if let Some(imbalance) = module(decide::spare_imbalance(|| {
+        let spread = Spread {
+            env,
+            stats,
+            by_siblings: math::spread_by_siblings(busiest.group_weight(), stats.prefer_sibling()),
+            dst_idle,
+        };
+        let (local_cores, busiest_cores) = math::SpreadInputs::cores(&spread);
+        math::Spare {
+            llc_spread,
+            busiest_overloaded,
+            share_llc,
+            local_capacity: local.group_capacity(),
+            local_util: local.group_util(),
+            local_idle_cpus: local.idle_cpus(),
+            busiest_idle_cpus: busiest.idle_cpus(),
+            local_nr_running: local.sum_nr_running(),
+            busiest_nr_running: busiest.sum_nr_running(),
+            spread: math::SpreadContext {
+                busiest_group_weight: busiest.group_weight(),
+                prefer_sibling: stats.prefer_sibling(),
+                dst_idle,
+                local_cores,
+                busiest_cores,
+                numa_imb_nr: math::SpreadInputs::numa_imb_nr(&spread),
+            },
+        }
+    })) {
+        return set_imbalance(env, imbalance);
+    }
 
     let imbalance = if math::spare_migrates_util(busiest_overloaded, share_llc, llc_spread) {
         if share_llc {
@@ -169,6 +254,12 @@ pub(crate) fn spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) 
             inputs,
         )
     };
+    set_imbalance(env, imbalance);
+}
+
+/// Sets the balance's imbalance.
+#[inline(always)]
+fn set_imbalance(env: &LbEnv, imbalance: math::Imbalance) {
     let migration = match imbalance.migration_type {
         math::MigrationType::Load => Migration::Load,
         math::MigrationType::Util => Migration::Util,
@@ -214,7 +305,8 @@ impl math::SpreadInputs for Spread<'_> {
 /// Whether to try `sched_balance_running` for an `SD_SERIALIZE` domain.
 pub(crate) fn serialize_try(due: bool, serialize_due: bool) -> bool {
     count!(rust_calls_serialize);
-    let attempt = math::serialize_should_try(serialize_due, due);
+    let input = math::Serialize { serialize_due, due };
+    let attempt = module(decide::serialize_try(|| input)).unwrap_or_else(|| input.builtin());
     if attempt {
         count!(serialize_attempts);
     } else {

@@ -7,11 +7,12 @@
 //! `kernel/sched/core.c`) keeps short shims that, behind sched features,
 //! call the `extern "C"` entry points defined here.  Those only turn the
 //! C pointers into the references of `kernel::sched`; the policies are in
-//! [`policy`], in safe Rust, and their arithmetic in [`math`], a file that
-//! the host crate `tools/lb-math` also compiles and property-tests.  The
+//! [`policy`], in safe Rust, and their arithmetic in [`math`] (the kernel
+//! crate's, which policy modules share and the host crate `tools/lb-math`
+//! also compiles and property-tests).  The
 //! crate's `unsafe` is here (turning C pointers into references);
 //! `counters` counts through the `kernel` crate's static-key and per-CPU
-//! macros, and `policy`, `math` and `check` forbid `unsafe`.  Each entry
+//! macros, and `policy` and `check` forbid `unsafe`.  Each entry
 //! point is defined through `entry!`, which checks its type against the
 //! C prototype.
 //!
@@ -23,13 +24,13 @@
 
 mod check;
 mod counters;
-pub mod math;
 mod policy;
 
 use core::ffi::c_uint;
 use kernel::bindings;
 use kernel::sched::{
     lb::{LbEnv, SdLbStats},
+    math,
     rq::Rq,
     topology::SchedDomain,
 };
@@ -108,7 +109,7 @@ entry! {
         sum_util: u64,
         span_weight: u32,
     ) -> u32 {
-        math::ilb_scan_depth(nr_groups, sum_util, span_weight)
+        policy::ilb_scan_depth(nr_groups, sum_util, span_weight)
     }
 }
 
@@ -137,7 +138,7 @@ entry! {
         llc_weight: u32,
         imbalance_pct: u32,
     ) -> u32 {
-        math::sis_util_nr_idle_scan(sum_util, llc_weight, imbalance_pct)
+        policy::sis_util_scan(sum_util, llc_weight, imbalance_pct)
     }
 }
 

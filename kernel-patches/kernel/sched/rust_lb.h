@@ -123,6 +123,39 @@ u64 rust_lb_check_topology(void);
 void sched_rust_lb_c_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds);
 
 /*
+ * Policy modules (rust_lb/policy.c, rust/kernel/sched/policy.rs): one
+ * loadable module at a time may answer the helpers' decisions in their
+ * place.  The module's registration is a struct rust_lb_policy that it
+ * keeps, pinned, until it unregisters it; vtable is the Rust table of its
+ * answers, which only Rust reads.  rust_lb_policy_key is enabled while a
+ * policy is registered; the helpers ask it only then, inside an RCU
+ * read-side critical section (rust_lb_policy_get()), and report an answer
+ * out of range with rust_lb_policy_reject().
+ */
+struct rust_lb_policy {
+	const char *name;
+	const void *vtable;
+};
+
+/* The decisions a policy may answer, for the log and the counters. */
+enum rust_lb_decision {
+	RUST_LB_DECISION_ILB_SCAN_DEPTH,
+	RUST_LB_DECISION_SIS_UTIL_SCAN,
+	RUST_LB_DECISION_NEWIDLE_SKIP,
+	RUST_LB_DECISION_TTWU_QUEUE_COND,
+	RUST_LB_DECISION_SPARE_IMBALANCE,
+	RUST_LB_DECISION_SERIALIZE_TRY,
+	RUST_LB_NR_DECISIONS,
+};
+
+DECLARE_STATIC_KEY_FALSE(rust_lb_policy_key);
+int rust_lb_policy_register(struct rust_lb_policy *policy);
+void rust_lb_policy_unregister(struct rust_lb_policy *policy);
+const struct rust_lb_policy *rust_lb_policy_get(void);
+void rust_lb_policy_reject(const struct rust_lb_policy *policy,
+			   enum rust_lb_decision decision);
+
+/*
  * For the C shims, after sched.h: whether to take the Rust path, and the
  * state of a feature of the helpers (false without CONFIG_SCHED_RUST_LB,
  * so the calls compile away).

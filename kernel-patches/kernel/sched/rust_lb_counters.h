@@ -47,6 +47,11 @@ RUST_LB_COUNTER(placement_ticks)
 RUST_LB_COUNTER(placement_stacked)
 RUST_LB_COUNTER(placement_stacked_idle)
 
+/* Policy modules */
+RUST_LB_COUNTER(policy_decisions)
+RUST_LB_COUNTER(policy_rejected)
+RUST_LB_COUNTER(policy_detached)
+
 /* RUST_LB_VERIFY */
 RUST_LB_COUNTER(verify_checks)
 RUST_LB_COUNTER(verify_mismatches)

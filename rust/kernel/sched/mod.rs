@@ -18,6 +18,8 @@
 //! [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
 
 pub mod lb;
+pub mod math;
+pub mod policy;
 pub mod rq;
 pub mod topology;
 

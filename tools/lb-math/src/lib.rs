@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Host build of `rust/sched_lb/math.rs` (the kernel's load-balancing
+//! Host build of `rust/kernel/sched/math.rs` (the kernel's load-balancing
 //! arithmetic), with the lints the kernel applies to it, so that its tests
 //! in `tests/` (and the unit tests in `math.rs` itself) can run with cargo.
 
@@ -21,5 +21,5 @@
     rustdoc::unescaped_backticks
 )]
 
-#[path = "../../../rust/sched_lb/math.rs"]
+#[path = "../../../rust/kernel/sched/math.rs"]
 pub mod math;

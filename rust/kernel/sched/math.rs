@@ -546,6 +546,182 @@ pub fn ttwu_wakelist_same_llc(nr_running: u32, wakee_on_cpu: bool, queue_idle: b
     nr_running == 0 && (queue_idle || wakee_on_cpu)
 }
 
+/// The inputs of ILB_UTIL's newidle scan depth ([`ilb_scan_depth`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IlbScan {
+    /// Groups of the LLC domain.
+    pub nr_groups: u32,
+    /// Utilization of the domain's CPUs at the periodic balance.
+    pub sum_util: u64,
+    /// CPUs of the domain.
+    pub span_weight: u32,
+}
+
+impl IlbScan {
+    /// The built-in depth, [`ilb_scan_depth`].
+    #[inline]
+    pub fn builtin(&self) -> u32 {
+        ilb_scan_depth(self.nr_groups, self.sum_util, self.span_weight)
+    }
+
+    /// Whether `depth` is an answer the scan can use: 0 for a domain
+    /// without groups, else 1 to `nr_groups`.
+    #[inline]
+    pub fn valid(&self, depth: u32) -> bool {
+        if self.nr_groups == 0 {
+            depth == 0
+        } else {
+            (1..=self.nr_groups).contains(&depth)
+        }
+    }
+}
+
+/// The inputs of SIS_UTIL's wakeup scan depth ([`sis_util_nr_idle_scan`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SisUtil {
+    /// Utilization of the LLC's CPUs.
+    pub sum_util: u64,
+    /// CPUs of the LLC.
+    pub llc_weight: u32,
+    /// The LLC domain's `imbalance_pct`.
+    pub imbalance_pct: u32,
+}
+
+impl SisUtil {
+    /// The built-in depth, [`sis_util_nr_idle_scan`].
+    #[inline]
+    pub fn builtin(&self) -> u32 {
+        sis_util_nr_idle_scan(self.sum_util, self.llc_weight, self.imbalance_pct)
+    }
+
+    /// Whether `depth` is a number of CPUs of the LLC (0 to `llc_weight`).
+    #[inline]
+    pub fn valid(&self, depth: u32) -> bool {
+        depth <= self.llc_weight
+    }
+}
+
+/// The inputs of `sched_balance_newidle()`'s early exit ([`newidle_skip`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Newidle {
+    /// The RD_OVERLOAD feature.
+    pub rd_overload: bool,
+    /// `rd->overloaded` as sampled by the shim.
+    pub rd_overloaded: bool,
+    /// `this_rq->avg_idle`, in nanoseconds.
+    pub avg_idle_ns: u64,
+    /// `sd->max_newidle_lb_cost` of the lowest domain (0 without one).
+    pub max_newidle_lb_cost_ns: u64,
+}
+
+impl Newidle {
+    /// The built-in decision: whether to skip the balance.
+    #[inline]
+    pub fn builtin(&self) -> bool {
+        newidle_skip(self.rd_overload, self.rd_overloaded, || {
+            (self.avg_idle_ns, self.max_newidle_lb_cost_ns)
+        })
+        .is_some()
+    }
+}
+
+/// The inputs of the same-LLC wakelist condition ([`ttwu_wakelist_same_llc`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TtwuQueue {
+    /// `nr_running` of the wakee CPU, sampled once.
+    pub nr_running: u32,
+    /// The caller saw the wakee still descheduling on that CPU.
+    pub wakee_on_cpu: bool,
+    /// The TTWU_QUEUE_IDLE feature.
+    pub queue_idle: bool,
+}
+
+impl TtwuQueue {
+    /// The built-in decision: whether to queue on the wakee's wakelist.
+    #[inline]
+    pub fn builtin(&self) -> bool {
+        ttwu_wakelist_same_llc(self.nr_running, self.wakee_on_cpu, self.queue_idle)
+    }
+}
+
+/// The inputs of `calculate_imbalance()` when the local group has spare
+/// capacity, every one read up front (the built-in helper reads some only
+/// on the branch that uses them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spare {
+    /// The LB_LLC_SPREAD feature.
+    pub llc_spread: bool,
+    /// `busiest->group_type > group_fully_busy`.
+    pub busiest_overloaded: bool,
+    /// The domain has `SD_SHARE_LLC`.
+    pub share_llc: bool,
+    /// `local->group_capacity`.
+    pub local_capacity: u64,
+    /// `local->group_util`.
+    pub local_util: u64,
+    /// `local->idle_cpus`.
+    pub local_idle_cpus: u32,
+    /// `busiest->idle_cpus`.
+    pub busiest_idle_cpus: u32,
+    /// `local->sum_nr_running`.
+    pub local_nr_running: u32,
+    /// `busiest->sum_nr_running`.
+    pub busiest_nr_running: u32,
+    /// The task-count spread's other inputs.
+    pub spread: SpreadContext,
+}
+
+impl Spare {
+    /// The built-in imbalance.
+    #[inline]
+    pub fn builtin(&self) -> Imbalance {
+        if spare_migrates_util(self.busiest_overloaded, self.share_llc, self.llc_spread) {
+            util_spread_imbalance(self.local_capacity, self.local_util, self.spread.dst_idle)
+        } else {
+            llc_spread_imbalance(
+                self.local_idle_cpus,
+                self.busiest_idle_cpus,
+                self.local_nr_running,
+                self.busiest_nr_running,
+                self.spread,
+            )
+        }
+    }
+
+    /// Whether `imb` is an answer the balance can act on: utilization up
+    /// to the local group's capacity, or tasks up to one more than the
+    /// larger of busiest's tasks and local's idle CPUs; never a load or a
+    /// misfit (this case decides neither).
+    #[inline]
+    pub fn valid(&self, imb: Imbalance) -> bool {
+        match imb.migration_type {
+            MigrationType::Util => imb.imbalance <= self.local_capacity.min(IMBALANCE_MAX),
+            MigrationType::Task => {
+                let most = self.busiest_nr_running.max(self.local_idle_cpus);
+                imb.imbalance <= u64::from(most).saturating_add(1)
+            }
+            MigrationType::Load | MigrationType::Misfit => false,
+        }
+    }
+}
+
+/// The inputs of the `sched_balance_running` decision ([`serialize_should_try`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Serialize {
+    /// The SERIALIZE_DUE feature.
+    pub serialize_due: bool,
+    /// The domain is due for balancing.
+    pub due: bool,
+}
+
+impl Serialize {
+    /// The built-in decision: whether to try the lock.
+    #[inline]
+    pub fn builtin(&self) -> bool {
+        serialize_should_try(self.serialize_due, self.due)
+    }
+}
+
 // Host tests beside the arithmetic they test: `cargo test` of
 // `tools/lb-math` compiles this module, the kernel build never does
 // (`cfg(test)` is off there).  A mechanism's decision and its tests can so

@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Policy modules (Documentation/policy-modules.rst), with the example
+# modules of rust/policies/ built against this kernel and put in
+# POLICY_DIR (default /opt/sched-rust-lb/policies; make test does both):
+#
+# - rust_lb_twin answers the wakelist and newidle decisions as the built-in
+#   helpers do: loaded, its answers are taken (policy_decisions) and, with
+#   RUST_LB_VERIFY, none diverges from the stock C (rust_lb_verify);
+# - a second policy is refused with EBUSY while one is registered, with a
+#   line in the log saying which;
+# - loaded and removed POLICY_CYCLES times (default 100) under load, a
+#   project feature flipped while it is loaded each time: every load and removal succeeds, nothing
+#   diverges, nothing splats (a CPU still in the module's text after
+#   rmmod would fault: the debug kernel's KASAN runs this too);
+# - rust_lb_out_of_range answers out of range: its answers are rejected
+#   and counted, the policy is detached with one log line, and the module
+#   still unloads.
+. "$(dirname "$0")/lib.sh"
+
+DIR=${POLICY_DIR:-/opt/sched-rust-lb/policies}
+CYCLES=${POLICY_CYCLES:-100}
+VERIFY=$SCHED_DEBUGFS/rust_lb_verify
+T=/tmp/policy.$$
+
+ktap_print_header
+require_debugfs
+if [ ! -e "$DIR/rust_lb_twin.ko" ] || [ ! -e "$DIR/rust_lb_out_of_range.ko" ]; then
+	ktap_skip_all "no policy modules in $DIR (make policy builds them)"
+	exit "$KSFT_SKIP"
+fi
+if ! command -v insmod > /dev/null || [ ! -r "$VERIFY" ]; then
+	ktap_skip_all "no insmod or no $VERIFY"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 7
+mkdir -p "$T"
+dmesg_before=$(dmesg | wc -l)
+new_log() { dmesg | tail -n +"$((dmesg_before + 1))"; }
+# mismatches NAME: the divergences RUST_LB_VERIFY counted for one decision.
+mismatches() { awk -v n="$1" '$1 == n { print $3 }' "$VERIFY"; }
+checks() { awk -v n="$1" '$1 == n { print $2 }' "$VERIFY"; }
+verify_was=$(feature_state RUST_LB_VERIFY)
+feature_set RUST_LB_VERIFY on
+cp "$VERIFY" "$T/verify-before"
+
+# 1. The twin's answers are taken and match the stock C.
+counters_reset
+insmod "$DIR/rust_lb_twin.ko"
+loaded=$?
+run_load wake
+run_load idle
+taken=$(counter policy_decisions)
+ok=false; [ "$loaded" = 0 ] && [ "$taken" -gt 0 ] && ok=true
+ktap_test_result "rust_lb_twin loads and its answers are taken ($taken decisions)" $ok
+
+# 2. One policy at a time.
+insmod "$DIR/rust_lb_out_of_range.ko" 2> "$T/busy"
+rc=$?
+line=$(new_log | grep -c 'policy out_of_range not registered: policy twin is (-EBUSY)')
+ktap_print_msg "second insmod: exit $rc, $(cat "$T/busy")"
+ok=false; [ "$rc" != 0 ] && grep -q busy "$T/busy" && [ "$line" -ge 1 ] && ok=true
+ktap_test_result "a second policy is refused with EBUSY and a log line" $ok
+rmmod rust_lb_twin
+
+# 3. Load and remove under load (msgbench, hackbench's pattern, and
+# wakelat), one project feature flipped off and on while loaded each time.
+# until_stop CMD...: runs CMD over and over until $T/stop exists.
+until_stop() {
+	while [ ! -e "$T/stop" ]; do "$@" > /dev/null 2>&1; done
+}
+until_stop "$BIN/msgbench" -g 2 -f 4 -l 50 &
+until_stop "$BIN/wakelat" -m 2 -t 4 -r 1 -w 0 &
+set -- $(cases_field 2) RUST_LB
+fail=0 i=0 t0=$(date +%s)
+while [ $i -lt "$CYCLES" ]; do
+	insmod "$DIR/rust_lb_twin.ko" || fail=$((fail + 1))
+	f=$(eval echo "\${$((i % $# + 1))}")
+	echo "NO_$f" > "$FEATURES"
+	echo "$f" > "$FEATURES"
+	rmmod rust_lb_twin || fail=$((fail + 1))
+	i=$((i + 1))
+done
+touch "$T/stop"
+wait
+ktap_print_msg "$CYCLES cycles in $(( $(date +%s) - t0 )) s, $fail failed insmod/rmmod"
+ok=false; [ "$fail" = 0 ] && ! grep -q rust_lb_twin /proc/modules && ok=true
+ktap_test_result "loaded and removed $CYCLES times under load and feature flips" $ok
+
+# 4. No divergence from the stock C in any decision.
+div="" total=0
+for n in $(awk '{ print $1 }' "$VERIFY"); do
+	d=$(( $(mismatches "$n") - $(awk -v n="$n" '$1 == n { print $3 }' "$T/verify-before") ))
+	c=$(( $(checks "$n") - $(awk -v n="$n" '$1 == n { print $2 }' "$T/verify-before") ))
+	total=$((total + c))
+	[ "$d" != 0 ] && div="$div $n=$d"
+done
+ktap_print_msg "verify: $total checks"
+ok=false; [ -z "$div" ] && [ "$total" -gt 0 ] && ok=true
+ktap_test_result "no decision diverges from the stock C${div:+ (diverged:$div)}" $ok
+
+# 5. Out-of-range answers: rejected, counted, detached; the module unloads.
+counters_reset
+insmod "$DIR/rust_lb_out_of_range.ko"
+loaded=$?
+i=0
+while [ $i -lt 20 ] && ! new_log | grep -q 'policy out_of_range detached'; do
+	run_load over
+	i=$((i + 1))
+done
+rejected=$(counter policy_rejected)
+detached=$(counter policy_detached)
+lines=$(new_log | grep -c 'policy out_of_range detached')
+ktap_print_msg "$(new_log | grep 'policy out_of_range detached' | tail -n 1)"
+ok=false
+[ "$loaded" = 0 ] && [ "$rejected" -ge 64 ] && [ "$detached" = 1 ] && [ "$lines" = 1 ] && ok=true
+ktap_test_result "out-of-range answers are rejected ($rejected) and the policy detached once" $ok
+rmmod rust_lb_out_of_range
+ok=false; [ $? = 0 ] && ! grep -q rust_lb_out_of_range /proc/modules && ok=true
+ktap_test_result "a detached policy's module unloads" $ok
+
+# 6. Nothing splatted.
+bad=$(new_log | grep -E 'Oops|BUG:|WARNING:|int3:|Kernel panic|Call Trace:' | head -n 10)
+[ -n "$bad" ] && echo "$bad" | while read -r l; do ktap_print_msg "$l"; done
+ok=false; [ -z "$bad" ] && ok=true
+ktap_test_result "no oops, BUG or WARNING" $ok
+
+feature_set RUST_LB_VERIFY "$verify_was"
+rm -rf "$T"
+ktap_finished
