@@ -48,7 +48,11 @@ macro_rules! static_branch_unlikely {
                     l_yes = label {
                         break 'done true;
                     },
-                    options(att_syntax, nostack),
+                    // The NOP and the jump it is patched into touch
+                    // neither memory nor flags; C's asm goto names no
+                    // clobber either, so neither side makes the compiler
+                    // reload memory or flags around a key test.
+                    options(att_syntax, nostack, nomem, preserves_flags),
                 );
             }
             false

@@ -33,6 +33,14 @@ pub(crate) fn update_idle_cpu_scan(env: &LbEnv, sum_util: u64) {
     }
 }
 
+// Policy modules: each decision a module may answer tests
+// `decide::registered()` (one NOP while no module is registered) and, only
+// while one is, calls its `sched_lb_policy_*` function: out of line and
+// cold, so that the helper inlined into its C caller keeps no call, spill
+// or frame for it on the built-in path; that function takes the module's
+// answer, or the built-in decision when the module keeps it or answered
+// out of range.
+
 /// A policy module's answer, counted.
 #[inline(always)]
 fn module<T>(answer: Option<T>) -> Option<T> {
@@ -50,6 +58,17 @@ pub(crate) fn sis_util_scan(sum_util: u64, llc_weight: u32, imbalance_pct: u32) 
         llc_weight,
         imbalance_pct,
     };
+    if decide::registered() {
+        return sched_lb_policy_sis_util_scan(input);
+    }
+    input.builtin()
+}
+
+// The cold functions take their inputs by value: a reference would make
+// the caller store them on the built-in path too.
+#[cold]
+#[inline(never)]
+fn sched_lb_policy_sis_util_scan(input: math::SisUtil) -> u32 {
     module(decide::sis_util_scan(|| input)).unwrap_or_else(|| input.builtin())
 }
 
@@ -61,6 +80,15 @@ pub(crate) fn ilb_scan_depth(nr_groups: u32, sum_util: u64, span_weight: u32) ->
         sum_util,
         span_weight,
     };
+    if decide::registered() {
+        return sched_lb_policy_ilb_scan_depth(input);
+    }
+    input.builtin()
+}
+
+#[cold]
+#[inline(never)]
+fn sched_lb_policy_ilb_scan_depth(input: math::IlbScan) -> u32 {
     module(decide::ilb_scan_depth(|| input)).unwrap_or_else(|| input.builtin())
 }
 
@@ -144,19 +172,39 @@ pub(crate) fn newidle_skip(
     rd_overload: bool,
 ) -> bool {
     count!(rust_calls_newidle_skip);
-    let idle_times = || (rq.avg_idle(), sd.map_or(0, |sd| sd.max_newidle_lb_cost()));
-    let input = || {
-        let (avg_idle_ns, max_newidle_lb_cost_ns) = idle_times();
-        math::Newidle {
-            rd_overload,
-            rd_overloaded,
-            avg_idle_ns,
-            max_newidle_lb_cost_ns,
-        }
-    };
-    if let Some(skip) = module(decide::newidle_skip(input)) {
-        return skip;
+    if decide::registered() {
+        return sched_lb_policy_newidle_skip(rq, sd, rd_overloaded, rd_overload);
     }
+    newidle_skip_builtin(rq, sd, rd_overloaded, rd_overload)
+}
+
+#[cold]
+#[inline(never)]
+fn sched_lb_policy_newidle_skip(
+    rq: &Rq,
+    sd: Option<&SchedDomain>,
+    rd_overloaded: bool,
+    rd_overload: bool,
+) -> bool {
+    let input = || math::Newidle {
+        rd_overload,
+        rd_overloaded,
+        avg_idle_ns: rq.avg_idle(),
+        max_newidle_lb_cost_ns: sd.map_or(0, |sd| sd.max_newidle_lb_cost()),
+    };
+    module(decide::newidle_skip(input))
+        .unwrap_or_else(|| newidle_skip_builtin(rq, sd, rd_overloaded, rd_overload))
+}
+
+/// The built-in newidle skip, counted.
+#[inline(always)]
+fn newidle_skip_builtin(
+    rq: &Rq,
+    sd: Option<&SchedDomain>,
+    rd_overloaded: bool,
+    rd_overload: bool,
+) -> bool {
+    let idle_times = || (rq.avg_idle(), sd.map_or(0, |sd| sd.max_newidle_lb_cost()));
     match math::newidle_skip(rd_overload, rd_overloaded, idle_times) {
         Some(math::NewidleSkip::NotOverloaded) => {
             count!(newidle_skipped_not_overloaded);
@@ -177,10 +225,22 @@ pub(crate) fn ttwu_queue_cond(nr_running: u32, wakee_on_cpu: bool, queue_idle: b
         wakee_on_cpu,
         queue_idle,
     };
-    if let Some(queue) = module(decide::ttwu_queue_cond(|| input)) {
-        return queue;
+    if decide::registered() {
+        return sched_lb_policy_ttwu_queue_cond(input);
     }
-    let queue = input.builtin();
+    ttwu_queue_cond_builtin(&input)
+}
+
+#[cold]
+#[inline(never)]
+fn sched_lb_policy_ttwu_queue_cond(input: math::TtwuQueue) -> bool {
+    module(decide::ttwu_queue_cond(|| input)).unwrap_or_else(|| ttwu_queue_cond_builtin(&input))
+}
+
+/// The built-in wakelist condition, counted.
+#[inline(always)]
+fn ttwu_queue_cond_builtin(input: &math::TtwuQueue) -> bool {
+    let (queue_idle, queue) = (input.queue_idle, input.builtin());
     if queue && queue_idle {
         count!(wakelist_idle_queued);
     }
@@ -190,13 +250,20 @@ pub(crate) fn ttwu_queue_cond(nr_running: u32, wakee_on_cpu: bool, queue_idle: b
 /// `calculate_imbalance()` when the local group has spare capacity.
 pub(crate) fn spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) {
     count!(rust_calls_calculate_imbalance);
+    if decide::registered() {
+        return sched_lb_policy_spare_imbalance(env, stats, llc_spread);
+    }
+    spare_imbalance_builtin(env, stats, llc_spread);
+}
+
+#[cold]
+#[inline(never)]
+fn sched_lb_policy_spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) {
     let (local, busiest) = (stats.local_stat(), stats.busiest_stat());
-    let sd = env.sd();
-    let share_llc = sd.flags() & flags::SHARE_LLC != 0;
+    let share_llc = env.sd().flags() & flags::SHARE_LLC != 0;
     let busiest_overloaded = busiest.group_type() > kernel::sched::lb::GroupType::FullyBusy;
     let dst_idle = env.idle() != IdleType::NotIdle;
-
-    if let Some(imbalance) = module(decide::spare_imbalance(|| {
+    let answer = module(decide::spare_imbalance(|| {
         let spread = Spread {
             env,
             stats,
@@ -223,9 +290,21 @@ pub(crate) fn spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) 
                 numa_imb_nr: math::SpreadInputs::numa_imb_nr(&spread),
             },
         }
-    })) {
-        return set_imbalance(env, imbalance);
+    }));
+    match answer {
+        Some(imbalance) => set_imbalance(env, imbalance),
+        None => spare_imbalance_builtin(env, stats, llc_spread),
     }
+}
+
+/// The built-in spare-capacity imbalance, counted.
+#[inline(always)]
+fn spare_imbalance_builtin(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) {
+    let (local, busiest) = (stats.local_stat(), stats.busiest_stat());
+    let sd = env.sd();
+    let share_llc = sd.flags() & flags::SHARE_LLC != 0;
+    let busiest_overloaded = busiest.group_type() > kernel::sched::lb::GroupType::FullyBusy;
+    let dst_idle = env.idle() != IdleType::NotIdle;
 
     let imbalance = if math::spare_migrates_util(busiest_overloaded, share_llc, llc_spread) {
         if share_llc {
@@ -306,13 +385,23 @@ impl math::SpreadInputs for Spread<'_> {
 pub(crate) fn serialize_try(due: bool, serialize_due: bool) -> bool {
     count!(rust_calls_serialize);
     let input = math::Serialize { serialize_due, due };
-    let attempt = module(decide::serialize_try(|| input)).unwrap_or_else(|| input.builtin());
+    let attempt = if decide::registered() {
+        sched_lb_policy_serialize_try(input)
+    } else {
+        input.builtin()
+    };
     if attempt {
         count!(serialize_attempts);
     } else {
         count!(serialize_skipped_not_due);
     }
     attempt
+}
+
+#[cold]
+#[inline(never)]
+fn sched_lb_policy_serialize_try(input: math::Serialize) -> bool {
+    module(decide::serialize_try(|| input)).unwrap_or_else(|| input.builtin())
 }
 
 /// `get_llc_shared()` of the ILB_UTIL RFC, counted.

@@ -179,6 +179,37 @@ static inline struct rust_lb_flags rust_lb_flags(unsigned int bits)
 	return (struct rust_lb_flags){ .bits = bits };
 }
 
+/*
+ * The shims' Rust paths, one per decision they take from Rust with a
+ * feature: the feature's snapshot (returned in *feat, for the shim's
+ * RUST_LB_VERIFY check), the flags and the call, written once here for
+ * the shim (fair.c, core.c) and for the benchmark (rust_lb/bench.c), which
+ * so times what the shim adds besides the helper.
+ */
+static __always_inline bool rust_lb_newidle_path(struct rq *rq, struct sched_domain *sd,
+						 bool overloaded, bool *feat)
+{
+	*feat = rust_lb_feat(RD_OVERLOAD);
+	return rust_lb_newidle_skip(rq, sd,
+				    rust_lb_flags(rust_lb_flag(overloaded, RD_OVERLOADED) |
+						  rust_lb_flag(*feat, RD_OVERLOAD)));
+}
+
+static __always_inline bool rust_lb_ttwu_path(unsigned int nr, bool wakee_on_cpu, bool *feat)
+{
+	*feat = rust_lb_feat(TTWU_QUEUE_IDLE);
+	return rust_lb_ttwu_queue_cond(nr,
+				       rust_lb_flags(rust_lb_flag(wakee_on_cpu, WAKEE_ON_CPU) |
+						     rust_lb_flag(*feat, TTWU_QUEUE_IDLE)));
+}
+
+static __always_inline void rust_lb_spare_path(struct lb_env *env, struct sd_lb_stats *sds,
+					       bool *feat)
+{
+	*feat = rust_lb_feat(LB_LLC_SPREAD);
+	rust_lb_spare_imbalance(env, sds, rust_lb_flags(rust_lb_flag(*feat, LB_LLC_SPREAD)));
+}
+
 static inline void rust_lb_count(unsigned int counter, u64 n)
 {
 	if (IS_ENABLED(CONFIG_SCHED_RUST_LB) && schedstat_enabled() &&

@@ -23,6 +23,10 @@
 //! [`crate::sched::math`]), so a policy reads no scheduler state itself
 //! and needs no symbol beyond the registration's.
 //!
+//! Without `CONFIG_SCHED_RUST_LB_POLICY` no policy is ever asked (and a
+//! module's registration does not link: the registration functions are
+//! not built).
+//!
 //! C header: [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
 //!
 //! # Examples
@@ -110,6 +114,8 @@ pub trait Policy: 'static {
 
 /// The decisions of a registered policy: `None` where it keeps the
 /// built-in one.  Built once per policy type, as a constant.
+// Without CONFIG_SCHED_RUST_LB_POLICY nothing asks a policy.
+#[cfg_attr(not(CONFIG_SCHED_RUST_LB_POLICY), allow(dead_code))]
 pub struct VTable {
     ilb_scan_depth: Option<fn(&IlbScan) -> u32>,
     sis_util_scan: Option<fn(&SisUtil) -> u32>,
@@ -217,14 +223,21 @@ impl<P: Policy> PinnedDrop for Registration<P> {
 pub mod decide {
     use super::*;
 
-    /// Whether a policy is registered: one NOP while none is.
+    /// Whether a policy is registered: one NOP while none is (always
+    /// false without `CONFIG_SCHED_RUST_LB_POLICY`).  A caller that inlines
+    /// into the scheduler's hot paths tests this, and calls a cold function
+    /// of its own that asks only while it is true.
     #[inline(always)]
-    fn registered() -> bool {
-        crate::static_branch_unlikely!(bindings::rust_lb_policy_key)
+    pub fn registered() -> bool {
+        #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
+        return crate::static_branch_unlikely!(bindings::rust_lb_policy_key);
+        #[cfg(not(CONFIG_SCHED_RUST_LB_POLICY))]
+        return false;
     }
 
     /// Asks the registered policy through `op`, checking its answer to
     /// `input` with `valid`; `which` names the decision for the log.
+    #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
     #[inline(always)]
     fn ask<I, T: Copy>(
         which: bindings::rust_lb_decision,
@@ -265,14 +278,16 @@ pub mod decide {
                 $(#[$doc])*
                 #[inline(always)]
                 pub fn $name(input: impl FnOnce() -> $in) -> Option<$out> {
+                    #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
                     if registered() {
-                        [<rust_lb_policy_ask_ $name>](&input())
-                    } else {
-                        None
+                        return [<rust_lb_policy_ask_ $name>](&input());
                     }
+                    let _ = input;
+                    None
                 }
 
                 #[doc = concat!("Asks the registered policy for [`", stringify!($name), "`].")]
+                #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
                 #[no_mangle]
                 #[cold]
                 #[inline(never)]

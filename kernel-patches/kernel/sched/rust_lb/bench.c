@@ -33,6 +33,17 @@
  * against it is what the switchable, counted helper costs over the kernel
  * it replaces.
  *
+ * For the decisions a shim takes from Rust with a feature (newidle_skip,
+ * ttwu_queue_cond, calculate_imbalance), the Rust side is the shim's whole
+ * Rust path in the stock position: its two gate tests (RUST_LB on,
+ * RUST_LB_VERIFY off, static branches with CONFIG_JUMP_LABEL) and its
+ * path function of rust_lb.h (the feature's snapshot, the flags, the
+ * call); the C twin gets the same gate and snapshot; the stock C has
+ * neither, as stock fair.c and core.c.  So rust - stock includes what the
+ * shim adds.  The benchmark runs only in that position (-EBUSY and a log
+ * line otherwise).  The other three time the helper alone: their shims
+ * call other entry points (update_idle_cpu_scan(), the ILB_UTIL budget).
+ *
  * Each side is called as fair.c and core.c call it.  The stock code is
  * inline at its call site, so the C sides are inline here; so is the Rust
  * helper with CONFIG_SCHED_RUST_LB_INLINE, and an out-of-line call without
@@ -73,8 +84,6 @@ struct rust_lb_bench_input {
 	u64 util;
 	u32 nr_groups, weight, pct, nr;
 	bool overloaded, on_cpu;
-	/* The flags the shims would pass, with the features on. */
-	unsigned int nidle_flags, ttwu_flags;
 	struct sd_lb_stats sds;
 };
 
@@ -180,6 +189,9 @@ static __always_inline bool rust_lb_c_newidle_skip(struct rq *rq, struct sched_d
 	return avg_idle < (sd ? READ_ONCE(sd->max_newidle_lb_cost) : 0);
 }
 
+/* The shims' gate: the Rust decides (RUST_LB on, RUST_LB_VERIFY off). */
+#define rust_lb_bench_gate()	(rust_lb_on() && !rust_lb_verify_on())
+
 static __always_inline bool rust_lb_c_ttwu(unsigned int nr, unsigned int f)
 {
 	bool queue;
@@ -247,10 +259,64 @@ static noinline void rust_lb_c_spare(struct lb_env *env, struct sd_lb_stats *sds
 	env->imbalance = min_t(u64, imb / 2, LONG_MAX);
 }
 
-/* The Rust spare-capacity imbalance, shaped as sched_rust_lb_c_spare_imbalance(). */
+/* The shims' paths and their C twins, behind the gate (see the top). */
+static __always_inline bool rust_lb_newidle(struct rq *rq, struct sched_domain *sd,
+					    bool overloaded)
+{
+	bool feat;
+
+	if (!rust_lb_bench_gate())
+		return !overloaded || rq->avg_idle < sd->max_newidle_lb_cost;
+	return rust_lb_newidle_path(rq, sd, overloaded, &feat);
+}
+
+static __always_inline bool rust_lb_c_newidle(struct rq *rq, struct sched_domain *sd,
+					      bool overloaded)
+{
+	if (!rust_lb_bench_gate())
+		return !overloaded || rq->avg_idle < sd->max_newidle_lb_cost;
+	return rust_lb_c_newidle_skip(rq, sd, rust_lb_flag(overloaded, RD_OVERLOADED) |
+				      rust_lb_flag(rust_lb_feat(RD_OVERLOAD), RD_OVERLOAD));
+}
+
+static __always_inline bool rust_lb_ttwu(unsigned int nr, bool on_cpu)
+{
+	bool feat;
+
+	if (!rust_lb_bench_gate())
+		return !nr;
+	return rust_lb_ttwu_path(nr, on_cpu, &feat);
+}
+
+static __always_inline bool rust_lb_c_ttwu_gated(unsigned int nr, bool on_cpu)
+{
+	if (!rust_lb_bench_gate())
+		return !nr;
+	return rust_lb_c_ttwu(nr, rust_lb_flag(on_cpu, WAKEE_ON_CPU) |
+			      rust_lb_flag(rust_lb_feat(TTWU_QUEUE_IDLE), TTWU_QUEUE_IDLE));
+}
+
+/*
+ * The spare-capacity imbalance of the shim and of its C twin, shaped as
+ * sched_rust_lb_c_spare_imbalance(); the twin decides with LB_LLC_SPREAD
+ * on, the position the benchmark runs in.
+ */
 static noinline void rust_lb_spare(struct lb_env *env, struct sd_lb_stats *sds)
 {
-	rust_lb_spare_imbalance(env, sds, rust_lb_flags(RUST_LB_F_LB_LLC_SPREAD));
+	bool feat;
+
+	if (rust_lb_bench_gate())
+		rust_lb_spare_path(env, sds, &feat);
+	else
+		sched_rust_lb_c_spare_imbalance(env, sds);
+}
+
+static noinline void rust_lb_c_spare_gated(struct lb_env *env, struct sd_lb_stats *sds)
+{
+	if (rust_lb_bench_gate() && rust_lb_feat(LB_LLC_SPREAD))
+		rust_lb_c_spare(env, sds);
+	else
+		sched_rust_lb_c_spare_imbalance(env, sds);
 }
 
 static void rust_lb_bench_fill(struct rust_lb_bench_input *in, struct sched_domain *sd)
@@ -268,10 +334,6 @@ static void rust_lb_bench_fill(struct rust_lb_bench_input *in, struct sched_doma
 		in[i].nr = rust_lb_xorshift(&x) % 3;
 		in[i].overloaded = rust_lb_xorshift(&x) & 1;
 		in[i].on_cpu = rust_lb_xorshift(&x) & 1;
-		in[i].nidle_flags = rust_lb_flag(in[i].overloaded, RD_OVERLOADED) |
-				      RUST_LB_F_RD_OVERLOAD;
-		in[i].ttwu_flags = rust_lb_flag(in[i].on_cpu, WAKEE_ON_CPU) |
-				   RUST_LB_F_TTWU_QUEUE_IDLE;
 		memset(&in[i].sds, 0, sizeof(in[i].sds));
 		in[i].sds.local = sd->groups;
 		in[i].sds.busiest = sd->groups->next;
@@ -339,17 +401,17 @@ static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env
 		RUST_LB_BENCH_SIDE((unsigned long)rust_lb_get_llc_shared(env) + p->nr,
 				   rust_lb_sis_util_scan(p->util, p->weight, p->pct),
 				   rust_lb_ilb_scan_depth(p->nr_groups, p->util, p->weight),
-				   rust_lb_newidle_skip(rq, lowest, rust_lb_flags(p->nidle_flags)),
-				   rust_lb_ttwu_queue_cond(p->nr, rust_lb_flags(p->ttwu_flags)),
+				   rust_lb_newidle(rq, lowest, p->overloaded),
+				   rust_lb_ttwu(p->nr, p->on_cpu),
 				   RUST_LB_BENCH_SPARE(rust_lb_spare));
 		break;
 	case SIDE_C:
 		RUST_LB_BENCH_SIDE((unsigned long)rust_lb_c_llc_shared(env) + p->nr,
 				   rust_lb_c_sis_util(p->util, p->weight, p->pct),
 				   rust_lb_c_ilb_depth(p->nr_groups, p->util, p->weight),
-				   rust_lb_c_newidle_skip(rq, lowest, p->nidle_flags),
-				   rust_lb_c_ttwu(p->nr, p->ttwu_flags),
-				   RUST_LB_BENCH_SPARE(rust_lb_c_spare));
+				   rust_lb_c_newidle(rq, lowest, p->overloaded),
+				   rust_lb_c_ttwu_gated(p->nr, p->on_cpu),
+				   RUST_LB_BENCH_SPARE(rust_lb_c_spare_gated));
 		break;
 	default:
 		RUST_LB_BENCH_SIDE((unsigned long)rust_lb_stock_llc_shared(env) + p->nr,
@@ -387,11 +449,10 @@ static int rust_lb_bench_check(struct rust_lb_bench_input *in, struct lb_env *en
 		else if (rust_lb_ilb_scan_depth(p->nr_groups, p->util, p->weight) !=
 			 rust_lb_c_ilb_depth(p->nr_groups, p->util, p->weight))
 			bad = BENCH_ILB_DEPTH;
-		else if (rust_lb_newidle_skip(rq, lowest, rust_lb_flags(p->nidle_flags)) !=
-			 rust_lb_c_newidle_skip(rq, lowest, p->nidle_flags))
+		else if (rust_lb_newidle(rq, lowest, p->overloaded) !=
+			 rust_lb_c_newidle(rq, lowest, p->overloaded))
 			bad = BENCH_NEWIDLE;
-		else if (rust_lb_ttwu_queue_cond(p->nr, rust_lb_flags(p->ttwu_flags)) !=
-			 rust_lb_c_ttwu(p->nr, p->ttwu_flags))
+		else if (rust_lb_ttwu(p->nr, p->on_cpu) != rust_lb_c_ttwu_gated(p->nr, p->on_cpu))
 			bad = BENCH_TTWU;
 		if (bad >= 0)
 			break;
@@ -403,7 +464,7 @@ static int rust_lb_bench_check(struct rust_lb_bench_input *in, struct lb_env *en
 		type = env->migration_type;
 		env->imbalance = -2;
 		env->migration_type = -2;
-		rust_lb_c_spare(env, &p->sds);
+		rust_lb_c_spare_gated(env, &p->sds);
 		if (imb != env->imbalance || type != env->migration_type) {
 			bad = BENCH_SPARE;
 			break;
@@ -550,6 +611,12 @@ static ssize_t rust_lb_bench_write(struct file *filp, const char __user *ubuf,
 	/* The helpers would count, the twins do not: not the same work. */
 	if (schedstat_enabled())
 		return -EBUSY;
+	/* The shims' Rust paths are timed in their stock position only. */
+	if (!rust_lb_feat(RUST_LB) || rust_lb_feat(RUST_LB_VERIFY) || !rust_lb_feat(RD_OVERLOAD) ||
+	    !rust_lb_feat(TTWU_QUEUE_IDLE) || !rust_lb_feat(LB_LLC_SPREAD)) {
+		pr_warn("rust_lb_bench: wants RUST_LB, RD_OVERLOAD, TTWU_QUEUE_IDLE, LB_LLC_SPREAD on, RUST_LB_VERIFY off\n");
+		return -EBUSY;
+	}
 	ret = rust_lb_bench_run(n);
 	if (ret)
 		return ret;

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! A policy module that answers every decision, each with the built-in
+//! answer (`builtin()` of its input): it decides as the kernel does, through
+//! the module path, so that the helpers' benchmark
+//! (`tools/helper-cost --policy`) shows what that path costs per call.
+
+use kernel::c_str;
+use kernel::prelude::*;
+use kernel::sched::{math, policy};
+
+module! {
+    type: BuiltinModule,
+    name: "rust_lb_builtin",
+    author: "sched-rust-lb",
+    description: "Balancing policy: every decision, answered as the built-in one",
+    license: "GPL",
+}
+
+/// The policy: all six decisions, as built in.
+struct Builtin;
+
+#[vtable]
+impl policy::Policy for Builtin {
+    const NAME: &'static CStr = c_str!("builtin");
+
+    fn ilb_scan_depth(input: &math::IlbScan) -> u32 {
+        input.builtin()
+    }
+
+    fn sis_util_scan(input: &math::SisUtil) -> u32 {
+        input.builtin()
+    }
+
+    fn newidle_skip(input: &math::Newidle) -> bool {
+        input.builtin()
+    }
+
+    fn ttwu_queue_cond(input: &math::TtwuQueue) -> bool {
+        input.builtin()
+    }
+
+    fn spare_imbalance(input: &math::Spare) -> math::Imbalance {
+        input.builtin()
+    }
+
+    fn serialize_try(input: &math::Serialize) -> bool {
+        input.builtin()
+    }
+}
+
+struct BuiltinModule {
+    _policy: Pin<KBox<policy::Registration<Builtin>>>,
+}
+
+impl kernel::Module for BuiltinModule {
+    fn init(_module: &'static ThisModule) -> Result<Self> {
+        Ok(Self {
+            _policy: KBox::pin_init(policy::Registration::new(), GFP_KERNEL)?,
+        })
+    }
+}
