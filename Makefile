@@ -43,6 +43,7 @@
 #                LLCs of 4, two nodes) unless TOPOLOGY is given
 #   STRESS_SECONDS=N  length of each stress selftest (make stress: 300)
 #   STRESS_TESTS=a.sh,b.sh  the kselftests make stress runs
+#   POLICY_CYCLES=N  policy-module loads and removals in make stress (100)
 #   SKIP_DEBUG=1 make test without the debug-kernel stage (faster loop)
 #   SHELL_TIMEOUT=s  how long make shell may last (default a day)
 #   V=1          verbose kernel build
@@ -211,12 +212,14 @@ test: deps
 # STRESS_SECONDS each; STRESS_TESTS picks the kselftests.
 STRESS_SECONDS ?= 300
 STRESS_TESTS ?= flip.sh,policy.sh,stress.sh,dmesg_clean.sh
+# Loads and removals of policy.sh's policy module (make test's debug stage: 10).
+POLICY_CYCLES ?= 100
 stress: deps
 	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \
 		--kernel $(OBJBASE)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( 2 * $(STRESS_SECONDS) + 900 )) \
-		--append "KSFT_TESTS=$(STRESS_TESTS) STRESS_SECONDS=$(STRESS_SECONDS) FLIP_SECONDS=$(STRESS_SECONDS)"
+		--append "KSFT_TESTS=$(STRESS_TESTS) STRESS_SECONDS=$(STRESS_SECONDS) FLIP_SECONDS=$(STRESS_SECONDS) POLICY_CYCLES=$(POLICY_CYCLES)"
 
 # The series with one option of the test config off (default: the helpers,
 # CONFIG_SCHED_RUST_LB; OFF=RUST for a kernel without Rust), building
