@@ -7,8 +7,8 @@
 //! pointers into references).  They read the scheduler's state through the
 //! abstractions, leave the arithmetic to [`math`], count what they
 //! decide, and are written in safe code only.  A decision that a policy
-//! module may answer asks it first ([`kernel::sched::policy::decide`]:
-//! one NOP while no policy is registered).
+//! module may answer has a module path too, which asks it
+//! ([`kernel::sched::policy::decide`]; see "Policy modules" below).
 
 #![forbid(unsafe_code)]
 
@@ -24,72 +24,68 @@ use kernel::sched::{
 /// `update_idle_cpu_scan()`: publish SIS_UTIL's depth in the LLC state.
 /// `get_llc_shared()` only succeeds when `env->sd` spans exactly the LLC,
 /// so the span weight is the LLC's size: no second per-CPU read.
-pub(crate) fn update_idle_cpu_scan(env: &LbEnv, sum_util: u64) {
+pub(crate) fn update_idle_cpu_scan<const ASK: bool>(env: &LbEnv, sum_util: u64) {
     count!(rust_calls_update_idle_cpu_scan);
     if let Some(sds) = llc_shared(env) {
         let sd = env.sd();
-        let depth = sis_util_scan(sum_util, sd.span_weight(), sd.imbalance_pct());
+        let depth = sis_util_scan::<ASK>(sum_util, sd.span_weight(), sd.imbalance_pct());
         sds.set_nr_idle_scan(i32::try_from(depth).unwrap_or(i32::MAX));
     }
 }
 
-// Policy modules: each decision a module may answer tests
-// `decide::registered()` (one NOP while no module is registered) and, only
-// while one is, calls its `sched_lb_policy_*` function: out of line and
-// cold, so that the helper inlined into its C caller keeps no call, spill
-// or frame for it on the built-in path; that function takes the module's
-// answer, or the built-in decision when the module keeps it or answered
-// out of range.
+// Policy modules.  A decision a module may answer is a function generic
+// over `ASK`: `false` is the built-in path, which the shims inline;
+// `true`, the module path, takes the module's answer, or the built-in
+// decision when the module keeps it or answered out of range.  The shims
+// choose between the two in C, with the policy key as their first test
+// (`rust_lb_newidle_path()` and its siblings in `rust_lb.h`), and reach
+// the module path through a cold entry point of its own (`*_policy` in
+// the crate root): one NOP on the built-in path while no module is
+// loaded, and nothing else.
 
-/// A policy module's answer, counted.
+/// With `ASK` (the module path), a policy module's answer, counted; None
+/// without `ASK`, or when the module keeps the built-in decision or
+/// answered out of range.
 #[inline(always)]
-fn module<T>(answer: Option<T>) -> Option<T> {
+fn ask<const ASK: bool, T>(decide: impl FnOnce() -> Option<T>) -> Option<T> {
+    if !ASK {
+        return None;
+    }
+    let answer = decide();
     if answer.is_some() {
         count!(policy_decisions);
     }
     answer
 }
 
-/// SIS_UTIL's depth: a policy module's, else the built-in one.
+/// SIS_UTIL's depth: with `ASK`, a policy module's, else the built-in one.
 #[inline(always)]
-pub(crate) fn sis_util_scan(sum_util: u64, llc_weight: u32, imbalance_pct: u32) -> u32 {
+pub(crate) fn sis_util_scan<const ASK: bool>(
+    sum_util: u64,
+    llc_weight: u32,
+    imbalance_pct: u32,
+) -> u32 {
     let input = math::SisUtil {
         sum_util,
         llc_weight,
         imbalance_pct,
     };
-    if decide::registered() {
-        return sched_lb_policy_sis_util_scan(input);
-    }
-    input.builtin()
+    ask::<ASK, _>(|| decide::sis_util_scan(|| input)).unwrap_or_else(|| input.builtin())
 }
 
-// The cold functions take their inputs by value: a reference would make
-// the caller store them on the built-in path too.
-#[cold]
-#[inline(never)]
-fn sched_lb_policy_sis_util_scan(input: math::SisUtil) -> u32 {
-    module(decide::sis_util_scan(|| input)).unwrap_or_else(|| input.builtin())
-}
-
-/// ILB_UTIL's depth: a policy module's, else the built-in one.
+/// ILB_UTIL's depth: with `ASK`, a policy module's, else the built-in one.
 #[inline(always)]
-pub(crate) fn ilb_scan_depth(nr_groups: u32, sum_util: u64, span_weight: u32) -> u32 {
+pub(crate) fn ilb_scan_depth<const ASK: bool>(
+    nr_groups: u32,
+    sum_util: u64,
+    span_weight: u32,
+) -> u32 {
     let input = math::IlbScan {
         nr_groups,
         sum_util,
         span_weight,
     };
-    if decide::registered() {
-        return sched_lb_policy_ilb_scan_depth(input);
-    }
-    input.builtin()
-}
-
-#[cold]
-#[inline(never)]
-fn sched_lb_policy_ilb_scan_depth(input: math::IlbScan) -> u32 {
-    module(decide::ilb_scan_depth(|| input)).unwrap_or_else(|| input.builtin())
+    ask::<ASK, _>(|| decide::ilb_scan_depth(|| input)).unwrap_or_else(|| input.builtin())
 }
 
 /// ILB_UTIL: how many groups a newidle balance of `env->sd` scans, 0 for
@@ -117,7 +113,7 @@ pub(crate) fn ilb_budget(env: &LbEnv, ilb_util: bool) -> u32 {
 /// snapshot when it stopped early), or, in periodic balance with ILB_UTIL,
 /// publish the next scan depth and the snapshot (`update_ilb_group_scan()`
 /// of the RFC).  `budget` is what [`ilb_budget`] returned for this scan.
-pub(crate) fn ilb_done(
+pub(crate) fn ilb_done<const ASK: bool>(
     env: &LbEnv,
     stats: &SdLbStats,
     sum_util: u64,
@@ -156,7 +152,7 @@ pub(crate) fn ilb_done(
         }
         return;
     }
-    let depth = ilb_scan_depth(sd.nr_groups(), sum_util, sd.span_weight());
+    let depth = ilb_scan_depth::<ASK>(sd.nr_groups(), sum_util, sd.span_weight());
     let (load, capacity) = stats.totals();
     sds.set_ilb(i32::try_from(depth).unwrap_or(i32::MAX), load, capacity);
     count!(ilb_snapshots_published);
@@ -165,35 +161,22 @@ pub(crate) fn ilb_done(
 /// `sched_balance_newidle()`'s early exit: skip the balance when the root
 /// domain is not overloaded (with RD_OVERLOAD) or when the CPU's average
 /// idle time does not pay for a balance of its lowest domain.
-pub(crate) fn newidle_skip(
+pub(crate) fn newidle_skip<const ASK: bool>(
     rq: &Rq,
     sd: Option<&SchedDomain>,
     rd_overloaded: bool,
     rd_overload: bool,
 ) -> bool {
     count!(rust_calls_newidle_skip);
-    if decide::registered() {
-        return sched_lb_policy_newidle_skip(rq, sd, rd_overloaded, rd_overload);
-    }
-    newidle_skip_builtin(rq, sd, rd_overloaded, rd_overload)
-}
-
-#[cold]
-#[inline(never)]
-fn sched_lb_policy_newidle_skip(
-    rq: &Rq,
-    sd: Option<&SchedDomain>,
-    rd_overloaded: bool,
-    rd_overload: bool,
-) -> bool {
-    let input = || math::Newidle {
-        rd_overload,
-        rd_overloaded,
-        avg_idle_ns: rq.avg_idle(),
-        max_newidle_lb_cost_ns: sd.map_or(0, |sd| sd.max_newidle_lb_cost()),
-    };
-    module(decide::newidle_skip(input))
-        .unwrap_or_else(|| newidle_skip_builtin(rq, sd, rd_overloaded, rd_overload))
+    ask::<ASK, _>(|| {
+        decide::newidle_skip(|| math::Newidle {
+            rd_overload,
+            rd_overloaded,
+            avg_idle_ns: rq.avg_idle(),
+            max_newidle_lb_cost_ns: sd.map_or(0, |sd| sd.max_newidle_lb_cost()),
+        })
+    })
+    .unwrap_or_else(|| newidle_skip_builtin(rq, sd, rd_overloaded, rd_overload))
 }
 
 /// The built-in newidle skip, counted.
@@ -218,23 +201,19 @@ fn newidle_skip_builtin(
 /// The LLC part of `ttwu_queue_cond()`: queue the wakeup on the wakelist
 /// of a wakee CPU of this LLC (not this CPU) that runs `nr_running` tasks?
 /// `wakee_on_cpu`: the caller saw the wakee still descheduling there.
-pub(crate) fn ttwu_queue_cond(nr_running: u32, wakee_on_cpu: bool, queue_idle: bool) -> bool {
+pub(crate) fn ttwu_queue_cond<const ASK: bool>(
+    nr_running: u32,
+    wakee_on_cpu: bool,
+    queue_idle: bool,
+) -> bool {
     count!(rust_calls_ttwu_queue_cond);
     let input = math::TtwuQueue {
         nr_running,
         wakee_on_cpu,
         queue_idle,
     };
-    if decide::registered() {
-        return sched_lb_policy_ttwu_queue_cond(input);
-    }
-    ttwu_queue_cond_builtin(&input)
-}
-
-#[cold]
-#[inline(never)]
-fn sched_lb_policy_ttwu_queue_cond(input: math::TtwuQueue) -> bool {
-    module(decide::ttwu_queue_cond(|| input)).unwrap_or_else(|| ttwu_queue_cond_builtin(&input))
+    ask::<ASK, _>(|| decide::ttwu_queue_cond(|| input))
+        .unwrap_or_else(|| ttwu_queue_cond_builtin(&input))
 }
 
 /// The built-in wakelist condition, counted.
@@ -248,49 +227,48 @@ fn ttwu_queue_cond_builtin(input: &math::TtwuQueue) -> bool {
 }
 
 /// `calculate_imbalance()` when the local group has spare capacity.
-pub(crate) fn spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) {
+pub(crate) fn spare_imbalance<const ASK: bool>(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) {
     count!(rust_calls_calculate_imbalance);
-    if decide::registered() {
-        return sched_lb_policy_spare_imbalance(env, stats, llc_spread);
+    if !ASK {
+        return spare_imbalance_builtin(env, stats, llc_spread);
     }
-    spare_imbalance_builtin(env, stats, llc_spread);
-}
-
-#[cold]
-#[inline(never)]
-fn sched_lb_policy_spare_imbalance(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) {
     let (local, busiest) = (stats.local_stat(), stats.busiest_stat());
     let share_llc = env.sd().flags() & flags::SHARE_LLC != 0;
     let busiest_overloaded = busiest.group_type() > kernel::sched::lb::GroupType::FullyBusy;
     let dst_idle = env.idle() != IdleType::NotIdle;
-    let answer = module(decide::spare_imbalance(|| {
-        let spread = Spread {
-            env,
-            stats,
-            by_siblings: math::spread_by_siblings(busiest.group_weight(), stats.prefer_sibling()),
-            dst_idle,
-        };
-        let (local_cores, busiest_cores) = math::SpreadInputs::cores(&spread);
-        math::Spare {
-            llc_spread,
-            busiest_overloaded,
-            share_llc,
-            local_capacity: local.group_capacity(),
-            local_util: local.group_util(),
-            local_idle_cpus: local.idle_cpus(),
-            busiest_idle_cpus: busiest.idle_cpus(),
-            local_nr_running: local.sum_nr_running(),
-            busiest_nr_running: busiest.sum_nr_running(),
-            spread: math::SpreadContext {
-                busiest_group_weight: busiest.group_weight(),
-                prefer_sibling: stats.prefer_sibling(),
+    let answer = ask::<ASK, _>(|| {
+        decide::spare_imbalance(|| {
+            let spread = Spread {
+                env,
+                stats,
+                by_siblings: math::spread_by_siblings(
+                    busiest.group_weight(),
+                    stats.prefer_sibling(),
+                ),
                 dst_idle,
-                local_cores,
-                busiest_cores,
-                numa_imb_nr: math::SpreadInputs::numa_imb_nr(&spread),
-            },
-        }
-    }));
+            };
+            let (local_cores, busiest_cores) = math::SpreadInputs::cores(&spread);
+            math::Spare {
+                llc_spread,
+                busiest_overloaded,
+                share_llc,
+                local_capacity: local.group_capacity(),
+                local_util: local.group_util(),
+                local_idle_cpus: local.idle_cpus(),
+                busiest_idle_cpus: busiest.idle_cpus(),
+                local_nr_running: local.sum_nr_running(),
+                busiest_nr_running: busiest.sum_nr_running(),
+                spread: math::SpreadContext {
+                    busiest_group_weight: busiest.group_weight(),
+                    prefer_sibling: stats.prefer_sibling(),
+                    dst_idle,
+                    local_cores,
+                    busiest_cores,
+                    numa_imb_nr: math::SpreadInputs::numa_imb_nr(&spread),
+                },
+            }
+        })
+    });
     match answer {
         Some(imbalance) => set_imbalance(env, imbalance),
         None => spare_imbalance_builtin(env, stats, llc_spread),
@@ -382,26 +360,17 @@ impl math::SpreadInputs for Spread<'_> {
 }
 
 /// Whether to try `sched_balance_running` for an `SD_SERIALIZE` domain.
-pub(crate) fn serialize_try(due: bool, serialize_due: bool) -> bool {
+pub(crate) fn serialize_try<const ASK: bool>(due: bool, serialize_due: bool) -> bool {
     count!(rust_calls_serialize);
     let input = math::Serialize { serialize_due, due };
-    let attempt = if decide::registered() {
-        sched_lb_policy_serialize_try(input)
-    } else {
-        input.builtin()
-    };
+    let attempt =
+        ask::<ASK, _>(|| decide::serialize_try(|| input)).unwrap_or_else(|| input.builtin());
     if attempt {
         count!(serialize_attempts);
     } else {
         count!(serialize_skipped_not_due);
     }
     attempt
-}
-
-#[cold]
-#[inline(never)]
-fn sched_lb_policy_serialize_try(input: math::Serialize) -> bool {
-    module(decide::serialize_try(|| input)).unwrap_or_else(|| input.builtin())
 }
 
 /// `get_llc_shared()` of the ILB_UTIL RFC, counted.

@@ -67,6 +67,56 @@ macro_rules! entry {
     };
 }
 
+/// Defines a decision's entry point and the entry point of its policy-module
+/// path (see `policy`): `$name` runs `$body` with `ASK == false`, the
+/// built-in decision that the shims inline; `$policy`, cold and out of line,
+/// runs it with `ASK == true`, and is called (through `rust_lb/policy.c`)
+/// only while a policy module is registered.
+macro_rules! decision {
+    ($(#[$attr:meta])* pub unsafe extern "C" fn $name:ident / $policy:ident
+     ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block) => {
+        entry! {
+            $(#[$attr])*
+            pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+                const ASK: bool = false;
+                $body
+            }
+        }
+        entry! {
+            #[doc = concat!("[`", stringify!($name), "`] while a policy module is registered.")]
+            ///
+            /// # Safety
+            ///
+            #[doc = concat!("As for [`", stringify!($name), "`].")]
+            #[cold]
+            #[inline(never)]
+            pub unsafe extern "C" fn $policy($($arg: $ty),*) $(-> $ret)? {
+                const ASK: bool = true;
+                $body
+            }
+        }
+    };
+    ($(#[$attr:meta])* pub extern "C" fn $name:ident / $policy:ident
+     ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block) => {
+        entry! {
+            $(#[$attr])*
+            pub extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+                const ASK: bool = false;
+                $body
+            }
+        }
+        entry! {
+            #[doc = concat!("[`", stringify!($name), "`] while a policy module is registered.")]
+            #[cold]
+            #[inline(never)]
+            pub extern "C" fn $policy($($arg: $ty),*) $(-> $ret)? {
+                const ASK: bool = true;
+                $body
+            }
+        }
+    };
+}
+
 /// The yes/no inputs of an entry point (`struct rust_lb_flags` of
 /// `rust_lb.h`): one bit per feature snapshot or sampled fact, defined once
 /// in C as `enum rust_lb_flag`.
@@ -99,46 +149,46 @@ const _: () = {
     assert!(M::Misfit as u32 == bindings::migration_type_migrate_misfit);
 };
 
-entry! {
+decision! {
     /// ILB_UTIL's newidle scan depth: how many of `nr_groups` groups a newly
     /// idle CPU scans when the domain's `span_weight` CPUs run `sum_util`.
     ///
     /// Called from C as `rust_lb_ilb_scan_depth()`; see [`math::ilb_scan_depth`].
-    pub extern "C" fn rust_lb_ilb_scan_depth(
+    pub extern "C" fn rust_lb_ilb_scan_depth / rust_lb_ilb_scan_depth_policy(
         nr_groups: u32,
         sum_util: u64,
         span_weight: u32,
     ) -> u32 {
-        policy::ilb_scan_depth(nr_groups, sum_util, span_weight)
+        policy::ilb_scan_depth::<ASK>(nr_groups, sum_util, span_weight)
     }
 }
 
-entry! {
+decision! {
     /// Publishes SIS_UTIL's wakeup scan depth for the LLC of `env`.
     ///
     /// # Safety
     ///
     /// `env` is the environment of a balance in progress on this CPU, called
     /// inside that balance's RCU read-side critical section.
-    pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan(
+    pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan / rust_lb_update_idle_cpu_scan_policy(
         env: *mut bindings::lb_env,
         sum_util: u64,
     ) {
         // SAFETY: the caller's promise is `LbEnv::from_raw()`'s contract.
         let env = unsafe { LbEnv::from_raw(env) };
-        policy::update_idle_cpu_scan(env, sum_util);
+        policy::update_idle_cpu_scan::<ASK>(env, sum_util);
     }
 }
 
-entry! {
+decision! {
     /// SIS_UTIL's depth for the given inputs, for RUST_LB_VERIFY to compare
     /// with the C; see [`math::sis_util_nr_idle_scan`].
-    pub extern "C" fn rust_lb_sis_util_scan(
+    pub extern "C" fn rust_lb_sis_util_scan / rust_lb_sis_util_scan_policy(
         sum_util: u64,
         llc_weight: u32,
         imbalance_pct: u32,
     ) -> u32 {
-        policy::sis_util_scan(sum_util, llc_weight, imbalance_pct)
+        policy::sis_util_scan::<ASK>(sum_util, llc_weight, imbalance_pct)
     }
 }
 
@@ -158,14 +208,14 @@ entry! {
     }
 }
 
-entry! {
+decision! {
     /// ILB_UTIL: end of the group scan of `update_sd_lb_stats()`.
     ///
     /// # Safety
     ///
     /// As for [`rust_lb_update_idle_cpu_scan`]; `sds` is that balance's
     /// domain statistics.
-    pub unsafe extern "C" fn rust_lb_ilb_done(
+    pub unsafe extern "C" fn rust_lb_ilb_done / rust_lb_ilb_done_policy(
         env: *mut bindings::lb_env,
         sds: *mut bindings::sd_lb_stats,
         sum_util: u64,
@@ -177,11 +227,11 @@ entry! {
         let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
         let f = Flags(flags);
         let (truncated, ilb_util) = (f.has(flag!(TRUNCATED)), f.has(flag!(ILB_UTIL)));
-        policy::ilb_done(env, sds, sum_util, budget, scanned, truncated, ilb_util);
+        policy::ilb_done::<ASK>(env, sds, sum_util, budget, scanned, truncated, ilb_util);
     }
 }
 
-entry! {
+decision! {
     /// Whether `sched_balance_newidle()` skips balancing.
     ///
     /// # Safety
@@ -189,7 +239,7 @@ entry! {
     /// `this_rq` is the runqueue of the calling CPU and `sd` null or its lowest
     /// domain, obtained inside the RCU read-side critical section the caller
     /// is in.
-    pub unsafe extern "C" fn rust_lb_newidle_skip(
+    pub unsafe extern "C" fn rust_lb_newidle_skip / rust_lb_newidle_skip_policy(
         this_rq: *mut bindings::rq,
         sd: *mut bindings::sched_domain,
         flags: bindings::rust_lb_flags,
@@ -198,49 +248,49 @@ entry! {
         // read-side critical section for the duration of this call.
         let (rq, sd) = unsafe { (Rq::from_raw(this_rq), SchedDomain::from_raw(sd)) };
         let f = Flags(flags);
-        policy::newidle_skip(rq, sd, f.has(flag!(RD_OVERLOADED)), f.has(flag!(RD_OVERLOAD)))
+        policy::newidle_skip::<ASK>(rq, sd, f.has(flag!(RD_OVERLOADED)), f.has(flag!(RD_OVERLOAD)))
     }
 }
 
-entry! {
+decision! {
     /// The same-LLC wakelist condition of `ttwu_queue_cond()`, for a wakee CPU
     /// of the waker's LLC other than the waker's own: the caller has taken the
     /// cross-LLC and same-CPU exits, then sampled the wakee runqueue's
     /// `nr_running` once, so that its C twin sees the same value.
     /// `wakee_on_cpu` is what `WF_ON_CPU` said before 2022: the caller saw the
     /// wakee still descheduling on that CPU.
-    pub extern "C" fn rust_lb_ttwu_queue_cond(
+    pub extern "C" fn rust_lb_ttwu_queue_cond / rust_lb_ttwu_queue_cond_policy(
         nr_running: c_uint,
         flags: bindings::rust_lb_flags,
     ) -> bool {
         let f = Flags(flags);
         let (on_cpu, queue_idle) = (f.has(flag!(WAKEE_ON_CPU)), f.has(flag!(TTWU_QUEUE_IDLE)));
-        policy::ttwu_queue_cond(nr_running, on_cpu, queue_idle)
+        policy::ttwu_queue_cond::<ASK>(nr_running, on_cpu, queue_idle)
     }
 }
 
-entry! {
+decision! {
     /// `calculate_imbalance()` when the local group has spare capacity.
     ///
     /// # Safety
     ///
     /// As for [`rust_lb_ilb_done`].
-    pub unsafe extern "C" fn rust_lb_spare_imbalance(
+    pub unsafe extern "C" fn rust_lb_spare_imbalance / rust_lb_spare_imbalance_policy(
         env: *mut bindings::lb_env,
         sds: *mut bindings::sd_lb_stats,
         flags: bindings::rust_lb_flags,
     ) {
         // SAFETY: as above, for both pointers.
         let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
-        policy::spare_imbalance(env, sds, Flags(flags).has(flag!(LB_LLC_SPREAD)));
+        policy::spare_imbalance::<ASK>(env, sds, Flags(flags).has(flag!(LB_LLC_SPREAD)));
     }
 }
 
-entry! {
+decision! {
     /// Whether to try `sched_balance_running` for a serialized domain.
-    pub extern "C" fn rust_lb_serialize_try(flags: bindings::rust_lb_flags) -> bool {
+    pub extern "C" fn rust_lb_serialize_try / rust_lb_serialize_try_policy(flags: bindings::rust_lb_flags) -> bool {
         let f = Flags(flags);
-        policy::serialize_try(f.has(flag!(DUE)), f.has(flag!(SERIALIZE_DUE)))
+        policy::serialize_try::<ASK>(f.has(flag!(DUE)), f.has(flag!(SERIALIZE_DUE)))
     }
 }
 

@@ -117,6 +117,23 @@ void rust_lb_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds,
 			     struct rust_lb_flags flags);
 /* Flags: SERIALIZE_DUE, DUE. */
 bool rust_lb_serialize_try(struct rust_lb_flags flags);
+/*
+ * The same decisions while a policy module is registered (the module
+ * path, which asks it), out of line and cold: called only from
+ * rust_lb/policy.c, the decisions' paths below.
+ */
+u32 rust_lb_ilb_scan_depth_policy(u32 nr_groups, u64 sum_util, u32 span_weight);
+void rust_lb_update_idle_cpu_scan_policy(struct lb_env *env, u64 sum_util);
+u32 rust_lb_sis_util_scan_policy(u64 sum_util, u32 llc_weight, u32 imbalance_pct);
+void rust_lb_ilb_done_policy(struct lb_env *env, struct sd_lb_stats *sds,
+			     u64 sum_util, unsigned int budget, unsigned int scanned,
+			     struct rust_lb_flags flags);
+bool rust_lb_newidle_skip_policy(struct rq *this_rq, struct sched_domain *sd,
+				 struct rust_lb_flags flags);
+bool rust_lb_ttwu_queue_cond_policy(unsigned int nr_running, struct rust_lb_flags flags);
+void rust_lb_spare_imbalance_policy(struct lb_env *env, struct sd_lb_stats *sds,
+				    struct rust_lb_flags flags);
+bool rust_lb_serialize_try_policy(struct rust_lb_flags flags);
 struct sched_domain_shared *rust_lb_get_llc_shared(struct lb_env *env);
 u64 rust_lb_check_topology(void);
 /* The stock C twin of rust_lb_spare_imbalance(), for the benchmark (fair.c). */
@@ -155,6 +172,38 @@ const struct rust_lb_policy *rust_lb_policy_get(void);
 void rust_lb_policy_reject(const struct rust_lb_policy *policy,
 			   enum rust_lb_decision decision);
 
+#ifndef __BINDGEN__	/* C only: bindgen knows no preserve_most */
+/*
+ * The policy-module paths of the shims' Rust decisions (rust_lb/policy.c),
+ * called by rust_lb_newidle_path() and its siblings below only while a
+ * policy is registered: cold, and with clang's preserve_most convention,
+ * so that they keep every register of their caller but the return value,
+ * and the inlined built-in path around the call needs no register, spill
+ * or move for it.
+ */
+#if __has_attribute(__preserve_most__)
+# define __rust_lb_policy_cc	__attribute__((__preserve_most__))
+#else
+# define __rust_lb_policy_cc
+#endif
+u32 __rust_lb_policy_cc rust_lb_policy_ilb_scan_depth(u32 nr_groups, u64 sum_util,
+						       u32 span_weight);
+void __rust_lb_policy_cc rust_lb_policy_update_idle_cpu_scan(struct lb_env *env, u64 sum_util);
+u32 __rust_lb_policy_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc_weight,
+						     u32 imbalance_pct);
+void __rust_lb_policy_cc rust_lb_policy_ilb_done(struct lb_env *env, struct sd_lb_stats *sds,
+						 u64 sum_util, unsigned int budget,
+						 unsigned int scanned, struct rust_lb_flags flags);
+bool __rust_lb_policy_cc rust_lb_policy_newidle_skip(struct rq *rq, struct sched_domain *sd,
+						     struct rust_lb_flags flags);
+bool __rust_lb_policy_cc rust_lb_policy_ttwu_queue_cond(unsigned int nr,
+							struct rust_lb_flags flags);
+void __rust_lb_policy_cc rust_lb_policy_spare_imbalance(struct lb_env *env,
+							struct sd_lb_stats *sds,
+							struct rust_lb_flags flags);
+bool __rust_lb_policy_cc rust_lb_policy_serialize_try(struct rust_lb_flags flags);
+#endif
+
 /*
  * For the C shims, after sched.h: whether to take the Rust path, and the
  * state of a feature of the helpers (false without CONFIG_SCHED_RUST_LB,
@@ -179,35 +228,88 @@ static inline struct rust_lb_flags rust_lb_flags(unsigned int bits)
 	return (struct rust_lb_flags){ .bits = bits };
 }
 
+/* While a policy module is registered (one NOP otherwise). */
+#define rust_lb_policy_on()						\
+	(IS_ENABLED(CONFIG_SCHED_RUST_LB_POLICY) &&			\
+	 static_branch_unlikely(&rust_lb_policy_key))
+
 /*
- * The shims' Rust paths, one per decision they take from Rust with a
- * feature: the feature's snapshot (returned in *feat, for the shim's
- * RUST_LB_VERIFY check), the flags and the call, written once here for
- * the shim (fair.c, core.c) and for the benchmark (rust_lb/bench.c), which
- * so times what the shim adds besides the helper.
+ * The inputs of the shims' Rust decisions: the feature's snapshot
+ * (returned in *feat, for the shim's RUST_LB_VERIFY check) and the flags.
  */
+static __always_inline struct rust_lb_flags rust_lb_newidle_flags(bool overloaded, bool *feat)
+{
+	*feat = rust_lb_feat(RD_OVERLOAD);
+	return rust_lb_flags(rust_lb_flag(overloaded, RD_OVERLOADED) |
+			     rust_lb_flag(*feat, RD_OVERLOAD));
+}
+
+static __always_inline struct rust_lb_flags rust_lb_ttwu_flags(bool wakee_on_cpu, bool *feat)
+{
+	*feat = rust_lb_feat(TTWU_QUEUE_IDLE);
+	return rust_lb_flags(rust_lb_flag(wakee_on_cpu, WAKEE_ON_CPU) |
+			     rust_lb_flag(*feat, TTWU_QUEUE_IDLE));
+}
+
+static __always_inline struct rust_lb_flags rust_lb_spare_flags(bool *feat)
+{
+	*feat = rust_lb_feat(LB_LLC_SPREAD);
+	return rust_lb_flags(rust_lb_flag(*feat, LB_LLC_SPREAD));
+}
+
+/*
+ * The shims' Rust paths, one per decision, written once here for the shim
+ * (fair.c, core.c) and for the benchmark (rust_lb/bench.c), which so
+ * times what the shim adds besides the helper: the policy module's static
+ * branch first, then the inputs and the call of the built-in decision.
+ */
+static __always_inline void rust_lb_sis_path(struct lb_env *env, u64 sum_util)
+{
+	if (rust_lb_policy_on())
+		rust_lb_policy_update_idle_cpu_scan(env, sum_util);
+	else
+		rust_lb_update_idle_cpu_scan(env, sum_util);
+}
+
+static __always_inline void rust_lb_ilb_done_path(struct lb_env *env, struct sd_lb_stats *sds,
+						  u64 sum_util, unsigned int budget,
+						  unsigned int scanned, struct rust_lb_flags flags)
+{
+	if (rust_lb_policy_on())
+		rust_lb_policy_ilb_done(env, sds, sum_util, budget, scanned, flags);
+	else
+		rust_lb_ilb_done(env, sds, sum_util, budget, scanned, flags);
+}
+
+static __always_inline bool rust_lb_serialize_path(struct rust_lb_flags flags)
+{
+	if (rust_lb_policy_on())
+		return rust_lb_policy_serialize_try(flags);
+	return rust_lb_serialize_try(flags);
+}
+
 static __always_inline bool rust_lb_newidle_path(struct rq *rq, struct sched_domain *sd,
 						 bool overloaded, bool *feat)
 {
-	*feat = rust_lb_feat(RD_OVERLOAD);
-	return rust_lb_newidle_skip(rq, sd,
-				    rust_lb_flags(rust_lb_flag(overloaded, RD_OVERLOADED) |
-						  rust_lb_flag(*feat, RD_OVERLOAD)));
+	if (rust_lb_policy_on())
+		return rust_lb_policy_newidle_skip(rq, sd, rust_lb_newidle_flags(overloaded, feat));
+	return rust_lb_newidle_skip(rq, sd, rust_lb_newidle_flags(overloaded, feat));
 }
 
 static __always_inline bool rust_lb_ttwu_path(unsigned int nr, bool wakee_on_cpu, bool *feat)
 {
-	*feat = rust_lb_feat(TTWU_QUEUE_IDLE);
-	return rust_lb_ttwu_queue_cond(nr,
-				       rust_lb_flags(rust_lb_flag(wakee_on_cpu, WAKEE_ON_CPU) |
-						     rust_lb_flag(*feat, TTWU_QUEUE_IDLE)));
+	if (rust_lb_policy_on())
+		return rust_lb_policy_ttwu_queue_cond(nr, rust_lb_ttwu_flags(wakee_on_cpu, feat));
+	return rust_lb_ttwu_queue_cond(nr, rust_lb_ttwu_flags(wakee_on_cpu, feat));
 }
 
 static __always_inline void rust_lb_spare_path(struct lb_env *env, struct sd_lb_stats *sds,
 					       bool *feat)
 {
-	*feat = rust_lb_feat(LB_LLC_SPREAD);
-	rust_lb_spare_imbalance(env, sds, rust_lb_flags(rust_lb_flag(*feat, LB_LLC_SPREAD)));
+	if (rust_lb_policy_on())
+		rust_lb_policy_spare_imbalance(env, sds, rust_lb_spare_flags(feat));
+	else
+		rust_lb_spare_imbalance(env, sds, rust_lb_spare_flags(feat));
 }
 
 static inline void rust_lb_count(unsigned int counter, u64 n)

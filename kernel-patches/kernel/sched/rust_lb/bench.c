@@ -33,16 +33,18 @@
  * against it is what the switchable, counted helper costs over the kernel
  * it replaces.
  *
- * For the decisions a shim takes from Rust with a feature (newidle_skip,
- * ttwu_queue_cond, calculate_imbalance), the Rust side is the shim's whole
- * Rust path in the stock position: its two gate tests (RUST_LB on,
- * RUST_LB_VERIFY off, static branches with CONFIG_JUMP_LABEL) and its
- * path function of rust_lb.h (the feature's snapshot, the flags, the
- * call); the C twin gets the same gate and snapshot; the stock C has
- * neither, as stock fair.c and core.c.  So rust - stock includes what the
- * shim adds.  The benchmark runs only in that position (-EBUSY and a log
- * line otherwise).  The other three time the helper alone: their shims
- * call other entry points (update_idle_cpu_scan(), the ILB_UTIL budget).
+ * The Rust side of a decision is behind the shims' gate, their two tests
+ * (RUST_LB on, RUST_LB_VERIFY off; static branches with
+ * CONFIG_JUMP_LABEL), as in fair.c and core.c; the C twin is behind the
+ * same gate; the stock C has neither.  For the decisions a shim takes
+ * from Rust with a feature (newidle_skip, ttwu_queue_cond,
+ * calculate_imbalance), the Rust side is the shim's whole Rust path in
+ * the stock position: the gate and its path function of rust_lb.h (the
+ * policy module's static branch, the feature's snapshot, the flags, the
+ * call); the C twin gets the same snapshot.  So rust - stock includes
+ * what the shim adds.  The benchmark runs only in that position (-EBUSY
+ * and a log line otherwise).  get_llc_shared has no gate: it is a part of
+ * the Rust helpers, not a decision of its own.
  *
  * Each side is called as fair.c and core.c call it.  The stock code is
  * inline at its call site, so the C sides are inline here; so is the Rust
@@ -260,6 +262,40 @@ static noinline void rust_lb_c_spare(struct lb_env *env, struct sd_lb_stats *sds
 }
 
 /* The shims' paths and their C twins, behind the gate (see the top). */
+static __always_inline u32 rust_lb_sis(u64 sum_util, u32 llc_weight, u32 pct)
+{
+	if (!rust_lb_bench_gate())
+		return rust_lb_stock_sis_util(sum_util, llc_weight, pct);
+	/* As rust_lb_sis_path(), for the depth alone. */
+	if (rust_lb_policy_on())
+		return rust_lb_policy_sis_util_scan(sum_util, llc_weight, pct);
+	return rust_lb_sis_util_scan(sum_util, llc_weight, pct);
+}
+
+static __always_inline u32 rust_lb_c_sis(u64 sum_util, u32 llc_weight, u32 pct)
+{
+	if (!rust_lb_bench_gate())
+		return rust_lb_stock_sis_util(sum_util, llc_weight, pct);
+	return rust_lb_c_sis_util(sum_util, llc_weight, pct);
+}
+
+static __always_inline u32 rust_lb_ilb(u32 nr_groups, u64 sum_util, u32 weight)
+{
+	if (!rust_lb_bench_gate())
+		return rust_lb_stock_ilb_depth(nr_groups, sum_util, weight);
+	/* As rust_lb_ilb_done_path(), for the depth alone. */
+	if (rust_lb_policy_on())
+		return rust_lb_policy_ilb_scan_depth(nr_groups, sum_util, weight);
+	return rust_lb_ilb_scan_depth(nr_groups, sum_util, weight);
+}
+
+static __always_inline u32 rust_lb_c_ilb(u32 nr_groups, u64 sum_util, u32 weight)
+{
+	if (!rust_lb_bench_gate())
+		return rust_lb_stock_ilb_depth(nr_groups, sum_util, weight);
+	return rust_lb_c_ilb_depth(nr_groups, sum_util, weight);
+}
+
 static __always_inline bool rust_lb_newidle(struct rq *rq, struct sched_domain *sd,
 					    bool overloaded)
 {
@@ -351,34 +387,83 @@ static void rust_lb_bench_fill(struct rust_lb_bench_input *in, struct sched_doma
 	}
 }
 
-/* Times @n calls of @expr, each on the next input @p, into @ns. */
-#define RUST_LB_BENCH_LOOP(ns, expr)					\
-	do {								\
-		u64 __t = local_clock();				\
-									\
-		for (i = 0; i < n; i++) {				\
-			struct rust_lb_bench_input *p =			\
-				&in[i % RUST_LB_BENCH_INPUTS];		\
-									\
-			OPTIMIZER_HIDE_VAR(p);				\
-			sink += (expr);					\
-		}							\
-		(ns) += local_clock() - __t;				\
-	} while (0)
+/*
+ * A timed loop: @n calls of @expr, each on the next input @p, timed into
+ * *@ns.  Each helper and side is a function of its own, so that each loop
+ * gets registers of its own: in one function, the 24 loops would share
+ * one register allocation, and a spill one loop needs would be paid by
+ * the others.
+ */
+typedef u64 (*rust_lb_bench_fn)(struct rust_lb_bench_input *in, struct lb_env *env,
+				struct rq *rq, struct sched_domain *lowest, u64 n, u64 *ns);
 
-/* The six timed loops of one side, @llc .. @spare in the order of the enum. */
-#define RUST_LB_BENCH_SIDE(llc, sis, ilb, newidle, ttwu, spare)		\
-	do {								\
-		RUST_LB_BENCH_LOOP(ns[BENCH_LLC_SHARED], llc);		\
-		RUST_LB_BENCH_LOOP(ns[BENCH_SIS_UTIL], sis);		\
-		RUST_LB_BENCH_LOOP(ns[BENCH_ILB_DEPTH], ilb);		\
-		RUST_LB_BENCH_LOOP(ns[BENCH_NEWIDLE], newidle);		\
-		RUST_LB_BENCH_LOOP(ns[BENCH_TTWU], ttwu);		\
-		RUST_LB_BENCH_LOOP(ns[BENCH_SPARE], spare);		\
-	} while (0)
+#define RUST_LB_BENCH_FN(name, expr)						\
+static noinline u64 name(struct rust_lb_bench_input *in, struct lb_env *env,	\
+			 struct rq *rq, struct sched_domain *lowest, u64 n,	\
+			 u64 *ns)						\
+{										\
+	u64 sink = 0, i, t = local_clock();					\
+										\
+	for (i = 0; i < n; i++) {						\
+		struct rust_lb_bench_input *p = &in[i % RUST_LB_BENCH_INPUTS];	\
+										\
+		OPTIMIZER_HIDE_VAR(p);						\
+		sink += (expr);							\
+	}									\
+	*ns += local_clock() - t;						\
+	return sink;								\
+}
+
+/* The six timed loops of @side, @llc .. @spare in the order of the enum. */
+#define RUST_LB_BENCH_SIDE(side, llc, sis, ilb, newidle, ttwu, spare)		\
+	RUST_LB_BENCH_FN(rust_lb_bench_##side##_llc, llc)			\
+	RUST_LB_BENCH_FN(rust_lb_bench_##side##_sis, sis)			\
+	RUST_LB_BENCH_FN(rust_lb_bench_##side##_ilb, ilb)			\
+	RUST_LB_BENCH_FN(rust_lb_bench_##side##_newidle, newidle)		\
+	RUST_LB_BENCH_FN(rust_lb_bench_##side##_ttwu, ttwu)			\
+	RUST_LB_BENCH_FN(rust_lb_bench_##side##_spare, spare)			\
+	static const rust_lb_bench_fn rust_lb_bench_##side[BENCH_NR] = {	\
+		rust_lb_bench_##side##_llc, rust_lb_bench_##side##_sis,		\
+		rust_lb_bench_##side##_ilb, rust_lb_bench_##side##_newidle,	\
+		rust_lb_bench_##side##_ttwu, rust_lb_bench_##side##_spare,	\
+	}
 
 /* The spare-capacity imbalance through @fn, and what it decided. */
 #define RUST_LB_BENCH_SPARE(fn)	((fn)(env, &p->sds), env->imbalance + env->migration_type)
+
+RUST_LB_BENCH_SIDE(base,
+		   (unsigned long)env + p->nr,
+		   p->util + p->weight + p->pct,
+		   p->nr_groups + p->util + p->weight,
+		   p->overloaded,
+		   p->nr + p->on_cpu,
+		   (unsigned long)&p->sds + env->imbalance + env->migration_type);
+RUST_LB_BENCH_SIDE(rust,
+		   (unsigned long)rust_lb_get_llc_shared(env) + p->nr,
+		   rust_lb_sis(p->util, p->weight, p->pct),
+		   rust_lb_ilb(p->nr_groups, p->util, p->weight),
+		   rust_lb_newidle(rq, lowest, p->overloaded),
+		   rust_lb_ttwu(p->nr, p->on_cpu),
+		   RUST_LB_BENCH_SPARE(rust_lb_spare));
+RUST_LB_BENCH_SIDE(c,
+		   (unsigned long)rust_lb_c_llc_shared(env) + p->nr,
+		   rust_lb_c_sis(p->util, p->weight, p->pct),
+		   rust_lb_c_ilb(p->nr_groups, p->util, p->weight),
+		   rust_lb_c_newidle(rq, lowest, p->overloaded),
+		   rust_lb_c_ttwu_gated(p->nr, p->on_cpu),
+		   RUST_LB_BENCH_SPARE(rust_lb_c_spare_gated));
+RUST_LB_BENCH_SIDE(stock,
+		   (unsigned long)rust_lb_stock_llc_shared(env) + p->nr,
+		   rust_lb_stock_sis_util(p->util, p->weight, p->pct),
+		   rust_lb_stock_ilb_depth(p->nr_groups, p->util, p->weight),
+		   !p->overloaded || rq->avg_idle < lowest->max_newidle_lb_cost,
+		   !p->nr,
+		   RUST_LB_BENCH_SPARE(sched_rust_lb_c_spare_imbalance));
+
+static const rust_lb_bench_fn *const rust_lb_bench_sides[SIDE_NR] = {
+	[SIDE_BASE] = rust_lb_bench_base, [SIDE_RUST] = rust_lb_bench_rust,
+	[SIDE_C] = rust_lb_bench_c, [SIDE_STOCK] = rust_lb_bench_stock,
+};
 
 /* Runs one side of every helper; returns a checksum. */
 static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env,
@@ -386,42 +471,11 @@ static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env
 {
 	/* The newidle decision is about the CPU's lowest domain, as in C. */
 	struct sched_domain *lowest = rcu_dereference(rq->sd);
-	u64 sink = 0, i;
+	u64 sink = 0;
+	int h;
 
-	switch (side) {
-	case SIDE_BASE:
-		RUST_LB_BENCH_SIDE((unsigned long)env + p->nr,
-				   p->util + p->weight + p->pct,
-				   p->nr_groups + p->util + p->weight,
-				   p->overloaded,
-				   p->nr + p->on_cpu,
-				   (unsigned long)&p->sds + env->imbalance + env->migration_type);
-		break;
-	case SIDE_RUST:
-		RUST_LB_BENCH_SIDE((unsigned long)rust_lb_get_llc_shared(env) + p->nr,
-				   rust_lb_sis_util_scan(p->util, p->weight, p->pct),
-				   rust_lb_ilb_scan_depth(p->nr_groups, p->util, p->weight),
-				   rust_lb_newidle(rq, lowest, p->overloaded),
-				   rust_lb_ttwu(p->nr, p->on_cpu),
-				   RUST_LB_BENCH_SPARE(rust_lb_spare));
-		break;
-	case SIDE_C:
-		RUST_LB_BENCH_SIDE((unsigned long)rust_lb_c_llc_shared(env) + p->nr,
-				   rust_lb_c_sis_util(p->util, p->weight, p->pct),
-				   rust_lb_c_ilb_depth(p->nr_groups, p->util, p->weight),
-				   rust_lb_c_newidle(rq, lowest, p->overloaded),
-				   rust_lb_c_ttwu_gated(p->nr, p->on_cpu),
-				   RUST_LB_BENCH_SPARE(rust_lb_c_spare_gated));
-		break;
-	default:
-		RUST_LB_BENCH_SIDE((unsigned long)rust_lb_stock_llc_shared(env) + p->nr,
-				   rust_lb_stock_sis_util(p->util, p->weight, p->pct),
-				   rust_lb_stock_ilb_depth(p->nr_groups, p->util, p->weight),
-				   !p->overloaded || rq->avg_idle < lowest->max_newidle_lb_cost,
-				   !p->nr,
-				   RUST_LB_BENCH_SPARE(sched_rust_lb_c_spare_imbalance));
-		break;
-	}
+	for (h = 0; h < BENCH_NR; h++)
+		sink += rust_lb_bench_sides[side][h](in, env, rq, lowest, n, &ns[h]);
 	return sink;
 }
 
@@ -443,11 +497,11 @@ static int rust_lb_bench_check(struct rust_lb_bench_input *in, struct lb_env *en
 
 		if (rust_lb_get_llc_shared(env) != rust_lb_c_llc_shared(env))
 			bad = BENCH_LLC_SHARED;
-		else if (rust_lb_sis_util_scan(p->util, p->weight, p->pct) !=
-			 rust_lb_c_sis_util(p->util, p->weight, p->pct))
+		else if (rust_lb_sis(p->util, p->weight, p->pct) !=
+			 rust_lb_c_sis(p->util, p->weight, p->pct))
 			bad = BENCH_SIS_UTIL;
-		else if (rust_lb_ilb_scan_depth(p->nr_groups, p->util, p->weight) !=
-			 rust_lb_c_ilb_depth(p->nr_groups, p->util, p->weight))
+		else if (rust_lb_ilb(p->nr_groups, p->util, p->weight) !=
+			 rust_lb_c_ilb(p->nr_groups, p->util, p->weight))
 			bad = BENCH_ILB_DEPTH;
 		else if (rust_lb_newidle(rq, lowest, p->overloaded) !=
 			 rust_lb_c_newidle(rq, lowest, p->overloaded))

@@ -136,3 +136,54 @@ void rust_lb_policy_reject(const struct rust_lb_policy *policy,
 	WRITE_ONCE(rust_lb_policy_bad_gen, READ_ONCE(rust_lb_policy_gen));
 	irq_work_queue(&rust_lb_policy_detach_irq_work);
 }
+
+/* The shims' paths while a policy is registered (see rust_lb.h). */
+__cold u32 __rust_lb_policy_cc rust_lb_policy_ilb_scan_depth(u32 nr_groups, u64 sum_util,
+							     u32 span_weight)
+{
+	return rust_lb_ilb_scan_depth_policy(nr_groups, sum_util, span_weight);
+}
+
+__cold void __rust_lb_policy_cc rust_lb_policy_update_idle_cpu_scan(struct lb_env *env,
+								    u64 sum_util)
+{
+	rust_lb_update_idle_cpu_scan_policy(env, sum_util);
+}
+
+__cold u32 __rust_lb_policy_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc_weight,
+							    u32 imbalance_pct)
+{
+	return rust_lb_sis_util_scan_policy(sum_util, llc_weight, imbalance_pct);
+}
+
+__cold void __rust_lb_policy_cc rust_lb_policy_ilb_done(struct lb_env *env,
+							struct sd_lb_stats *sds, u64 sum_util,
+							unsigned int budget, unsigned int scanned,
+							struct rust_lb_flags flags)
+{
+	rust_lb_ilb_done_policy(env, sds, sum_util, budget, scanned, flags);
+}
+
+__cold bool __rust_lb_policy_cc rust_lb_policy_newidle_skip(struct rq *rq, struct sched_domain *sd,
+							    struct rust_lb_flags flags)
+{
+	return rust_lb_newidle_skip_policy(rq, sd, flags);
+}
+
+__cold bool __rust_lb_policy_cc rust_lb_policy_ttwu_queue_cond(unsigned int nr,
+							       struct rust_lb_flags flags)
+{
+	return rust_lb_ttwu_queue_cond_policy(nr, flags);
+}
+
+__cold void __rust_lb_policy_cc rust_lb_policy_spare_imbalance(struct lb_env *env,
+							       struct sd_lb_stats *sds,
+							       struct rust_lb_flags flags)
+{
+	rust_lb_spare_imbalance_policy(env, sds, flags);
+}
+
+__cold bool __rust_lb_policy_cc rust_lb_policy_serialize_try(struct rust_lb_flags flags)
+{
+	return rust_lb_serialize_try_policy(flags);
+}
