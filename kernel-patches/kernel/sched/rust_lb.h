@@ -187,7 +187,7 @@ void rust_lb_policy_reject(const struct rust_lb_policy *policy,
 # define __rust_lb_policy_cc
 #endif
 u32 __rust_lb_policy_cc rust_lb_policy_ilb_scan_depth(u32 nr_groups, u64 sum_util,
-						       u32 span_weight);
+						      u32 span_weight);
 void __rust_lb_policy_cc rust_lb_policy_update_idle_cpu_scan(struct lb_env *env, u64 sum_util);
 u32 __rust_lb_policy_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc_weight,
 						     u32 imbalance_pct);

@@ -394,13 +394,14 @@ static void rust_lb_bench_fill(struct rust_lb_bench_input *in, struct sched_doma
  * one register allocation, and a spill one loop needs would be paid by
  * the others.
  */
-typedef u64 (*rust_lb_bench_fn)(struct rust_lb_bench_input *in, struct lb_env *env,
-				struct rq *rq, struct sched_domain *lowest, u64 n, u64 *ns);
+typedef void (*rust_lb_bench_fn)(struct rust_lb_bench_input *in, struct lb_env *env,
+				 struct rq *rq, struct sched_domain *lowest, u64 n, u64 *ns,
+				 u64 *sum);
 
 #define RUST_LB_BENCH_FN(name, expr)						\
-static noinline u64 name(struct rust_lb_bench_input *in, struct lb_env *env,	\
-			 struct rq *rq, struct sched_domain *lowest, u64 n,	\
-			 u64 *ns)						\
+static noinline void name(struct rust_lb_bench_input *in, struct lb_env *env,	\
+			  struct rq *rq, struct sched_domain *lowest, u64 n,	\
+			  u64 *ns, u64 *sum)					\
 {										\
 	u64 sink = 0, i, t = local_clock();					\
 										\
@@ -411,58 +412,56 @@ static noinline u64 name(struct rust_lb_bench_input *in, struct lb_env *env,	\
 		sink += (expr);							\
 	}									\
 	*ns += local_clock() - t;						\
-	return sink;								\
+	*sum += sink;								\
 }
-
-/* The six timed loops of @side, @llc .. @spare in the order of the enum. */
-#define RUST_LB_BENCH_SIDE(side, llc, sis, ilb, newidle, ttwu, spare)		\
-	RUST_LB_BENCH_FN(rust_lb_bench_##side##_llc, llc)			\
-	RUST_LB_BENCH_FN(rust_lb_bench_##side##_sis, sis)			\
-	RUST_LB_BENCH_FN(rust_lb_bench_##side##_ilb, ilb)			\
-	RUST_LB_BENCH_FN(rust_lb_bench_##side##_newidle, newidle)		\
-	RUST_LB_BENCH_FN(rust_lb_bench_##side##_ttwu, ttwu)			\
-	RUST_LB_BENCH_FN(rust_lb_bench_##side##_spare, spare)			\
-	static const rust_lb_bench_fn rust_lb_bench_##side[BENCH_NR] = {	\
-		rust_lb_bench_##side##_llc, rust_lb_bench_##side##_sis,		\
-		rust_lb_bench_##side##_ilb, rust_lb_bench_##side##_newidle,	\
-		rust_lb_bench_##side##_ttwu, rust_lb_bench_##side##_spare,	\
-	}
 
 /* The spare-capacity imbalance through @fn, and what it decided. */
 #define RUST_LB_BENCH_SPARE(fn)	((fn)(env, &p->sds), env->imbalance + env->migration_type)
 
-RUST_LB_BENCH_SIDE(base,
-		   (unsigned long)env + p->nr,
-		   p->util + p->weight + p->pct,
-		   p->nr_groups + p->util + p->weight,
-		   p->overloaded,
-		   p->nr + p->on_cpu,
-		   (unsigned long)&p->sds + env->imbalance + env->migration_type);
-RUST_LB_BENCH_SIDE(rust,
-		   (unsigned long)rust_lb_get_llc_shared(env) + p->nr,
-		   rust_lb_sis(p->util, p->weight, p->pct),
-		   rust_lb_ilb(p->nr_groups, p->util, p->weight),
-		   rust_lb_newidle(rq, lowest, p->overloaded),
-		   rust_lb_ttwu(p->nr, p->on_cpu),
-		   RUST_LB_BENCH_SPARE(rust_lb_spare));
-RUST_LB_BENCH_SIDE(c,
-		   (unsigned long)rust_lb_c_llc_shared(env) + p->nr,
-		   rust_lb_c_sis(p->util, p->weight, p->pct),
-		   rust_lb_c_ilb(p->nr_groups, p->util, p->weight),
-		   rust_lb_c_newidle(rq, lowest, p->overloaded),
-		   rust_lb_c_ttwu_gated(p->nr, p->on_cpu),
-		   RUST_LB_BENCH_SPARE(rust_lb_c_spare_gated));
-RUST_LB_BENCH_SIDE(stock,
-		   (unsigned long)rust_lb_stock_llc_shared(env) + p->nr,
-		   rust_lb_stock_sis_util(p->util, p->weight, p->pct),
-		   rust_lb_stock_ilb_depth(p->nr_groups, p->util, p->weight),
-		   !p->overloaded || rq->avg_idle < lowest->max_newidle_lb_cost,
-		   !p->nr,
-		   RUST_LB_BENCH_SPARE(sched_rust_lb_c_spare_imbalance));
+RUST_LB_BENCH_FN(rust_lb_bench_base_llc, (unsigned long)env + p->nr)
+RUST_LB_BENCH_FN(rust_lb_bench_base_sis, p->util + p->weight + p->pct)
+RUST_LB_BENCH_FN(rust_lb_bench_base_ilb, p->nr_groups + p->util + p->weight)
+RUST_LB_BENCH_FN(rust_lb_bench_base_newidle, p->overloaded)
+RUST_LB_BENCH_FN(rust_lb_bench_base_ttwu, p->nr + p->on_cpu)
+RUST_LB_BENCH_FN(rust_lb_bench_base_spare,
+		 (unsigned long)&p->sds + env->imbalance + env->migration_type)
 
-static const rust_lb_bench_fn *const rust_lb_bench_sides[SIDE_NR] = {
-	[SIDE_BASE] = rust_lb_bench_base, [SIDE_RUST] = rust_lb_bench_rust,
-	[SIDE_C] = rust_lb_bench_c, [SIDE_STOCK] = rust_lb_bench_stock,
+RUST_LB_BENCH_FN(rust_lb_bench_rust_llc, (unsigned long)rust_lb_get_llc_shared(env) + p->nr)
+RUST_LB_BENCH_FN(rust_lb_bench_rust_sis, rust_lb_sis(p->util, p->weight, p->pct))
+RUST_LB_BENCH_FN(rust_lb_bench_rust_ilb, rust_lb_ilb(p->nr_groups, p->util, p->weight))
+RUST_LB_BENCH_FN(rust_lb_bench_rust_newidle, rust_lb_newidle(rq, lowest, p->overloaded))
+RUST_LB_BENCH_FN(rust_lb_bench_rust_ttwu, rust_lb_ttwu(p->nr, p->on_cpu))
+RUST_LB_BENCH_FN(rust_lb_bench_rust_spare, RUST_LB_BENCH_SPARE(rust_lb_spare))
+
+RUST_LB_BENCH_FN(rust_lb_bench_c_llc, (unsigned long)rust_lb_c_llc_shared(env) + p->nr)
+RUST_LB_BENCH_FN(rust_lb_bench_c_sis, rust_lb_c_sis(p->util, p->weight, p->pct))
+RUST_LB_BENCH_FN(rust_lb_bench_c_ilb, rust_lb_c_ilb(p->nr_groups, p->util, p->weight))
+RUST_LB_BENCH_FN(rust_lb_bench_c_newidle, rust_lb_c_newidle(rq, lowest, p->overloaded))
+RUST_LB_BENCH_FN(rust_lb_bench_c_ttwu, rust_lb_c_ttwu_gated(p->nr, p->on_cpu))
+RUST_LB_BENCH_FN(rust_lb_bench_c_spare, RUST_LB_BENCH_SPARE(rust_lb_c_spare_gated))
+
+RUST_LB_BENCH_FN(rust_lb_bench_stock_llc, (unsigned long)rust_lb_stock_llc_shared(env) + p->nr)
+RUST_LB_BENCH_FN(rust_lb_bench_stock_sis, rust_lb_stock_sis_util(p->util, p->weight, p->pct))
+RUST_LB_BENCH_FN(rust_lb_bench_stock_ilb,
+		 rust_lb_stock_ilb_depth(p->nr_groups, p->util, p->weight))
+RUST_LB_BENCH_FN(rust_lb_bench_stock_newidle,
+		 !p->overloaded || rq->avg_idle < lowest->max_newidle_lb_cost)
+RUST_LB_BENCH_FN(rust_lb_bench_stock_ttwu, !p->nr)
+RUST_LB_BENCH_FN(rust_lb_bench_stock_spare, RUST_LB_BENCH_SPARE(sched_rust_lb_c_spare_imbalance))
+
+/* Each side's six loops, in the order of the helpers' enum. */
+static const rust_lb_bench_fn rust_lb_bench_fns[SIDE_NR][BENCH_NR] = {
+	[SIDE_BASE] = { rust_lb_bench_base_llc, rust_lb_bench_base_sis, rust_lb_bench_base_ilb,
+			rust_lb_bench_base_newidle, rust_lb_bench_base_ttwu,
+			rust_lb_bench_base_spare },
+	[SIDE_RUST] = { rust_lb_bench_rust_llc, rust_lb_bench_rust_sis, rust_lb_bench_rust_ilb,
+			rust_lb_bench_rust_newidle, rust_lb_bench_rust_ttwu,
+			rust_lb_bench_rust_spare },
+	[SIDE_C] = { rust_lb_bench_c_llc, rust_lb_bench_c_sis, rust_lb_bench_c_ilb,
+		     rust_lb_bench_c_newidle, rust_lb_bench_c_ttwu, rust_lb_bench_c_spare },
+	[SIDE_STOCK] = { rust_lb_bench_stock_llc, rust_lb_bench_stock_sis,
+			 rust_lb_bench_stock_ilb, rust_lb_bench_stock_newidle,
+			 rust_lb_bench_stock_ttwu, rust_lb_bench_stock_spare },
 };
 
 /* Runs one side of every helper; returns a checksum. */
@@ -475,7 +474,7 @@ static u64 rust_lb_bench_pass(struct rust_lb_bench_input *in, struct lb_env *env
 	int h;
 
 	for (h = 0; h < BENCH_NR; h++)
-		sink += rust_lb_bench_sides[side][h](in, env, rq, lowest, n, &ns[h]);
+		rust_lb_bench_fns[side][h](in, env, rq, lowest, n, &ns[h], &sink);
 	return sink;
 }
 
