@@ -288,7 +288,9 @@ decision! {
 
 decision! {
     /// Whether to try `sched_balance_running` for a serialized domain.
-    pub extern "C" fn rust_lb_serialize_try / rust_lb_serialize_try_policy(flags: bindings::rust_lb_flags) -> bool {
+    pub extern "C" fn rust_lb_serialize_try / rust_lb_serialize_try_policy(
+        flags: bindings::rust_lb_flags,
+    ) -> bool {
         let f = Flags(flags);
         policy::serialize_try::<ASK>(f.has(flag!(DUE)), f.has(flag!(SERIALIZE_DUE)))
     }
