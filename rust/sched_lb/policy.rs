@@ -219,11 +219,13 @@ pub(crate) fn ttwu_queue_cond<const ASK: bool>(
 /// The built-in wakelist condition, counted.
 #[inline(always)]
 fn ttwu_queue_cond_builtin(input: &math::TtwuQueue) -> bool {
-    let (queue_idle, queue) = (input.queue_idle, input.builtin());
-    if queue && queue_idle {
+    // Counted on the branch the decision takes anyway: an idle wakee with
+    // TTWU_QUEUE_IDLE queues whatever `wakee_on_cpu` says.
+    if input.queue_idle && input.nr_running == 0 {
         count!(wakelist_idle_queued);
+        return true;
     }
-    queue
+    input.builtin()
 }
 
 /// `calculate_imbalance()` when the local group has spare capacity.

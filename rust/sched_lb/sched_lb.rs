@@ -242,13 +242,13 @@ decision! {
     pub unsafe extern "C" fn rust_lb_newidle_skip / rust_lb_newidle_skip_policy(
         this_rq: *mut bindings::rq,
         sd: *mut bindings::sched_domain,
-        flags: bindings::rust_lb_flags,
+        rd_overload: bool,
+        rd_overloaded: bool,
     ) -> bool {
         // SAFETY: runqueues live forever; `sd` is protected by the caller's RCU
         // read-side critical section for the duration of this call.
         let (rq, sd) = unsafe { (Rq::from_raw(this_rq), SchedDomain::from_raw(sd)) };
-        let f = Flags(flags);
-        policy::newidle_skip::<ASK>(rq, sd, f.has(flag!(RD_OVERLOADED)), f.has(flag!(RD_OVERLOAD)))
+        policy::newidle_skip::<ASK>(rq, sd, rd_overloaded, rd_overload)
     }
 }
 
@@ -261,11 +261,10 @@ decision! {
     /// wakee still descheduling on that CPU.
     pub extern "C" fn rust_lb_ttwu_queue_cond / rust_lb_ttwu_queue_cond_policy(
         nr_running: c_uint,
-        flags: bindings::rust_lb_flags,
+        queue_idle: bool,
+        wakee_on_cpu: bool,
     ) -> bool {
-        let f = Flags(flags);
-        let (on_cpu, queue_idle) = (f.has(flag!(WAKEE_ON_CPU)), f.has(flag!(TTWU_QUEUE_IDLE)));
-        policy::ttwu_queue_cond::<ASK>(nr_running, on_cpu, queue_idle)
+        policy::ttwu_queue_cond::<ASK>(nr_running, wakee_on_cpu, queue_idle)
     }
 }
 

@@ -107,11 +107,18 @@ unsigned int rust_lb_ilb_budget(struct lb_env *env, struct rust_lb_flags flags);
 void rust_lb_ilb_done(struct lb_env *env, struct sd_lb_stats *sds,
 		      u64 sum_util, unsigned int budget, unsigned int scanned,
 		      struct rust_lb_flags flags);
-/* Flags: RD_OVERLOAD, RD_OVERLOADED. */
+/*
+ * The two decisions on the wakeup and newidle fast paths take their
+ * yes/no inputs as bools, not as rust_lb_flags: inlined, the Rust keeps a
+ * word it tests bits of, and builds it (4 and 3 instructions per call
+ * more than the same test in C; Documentation/results.rst).
+ * rd_overload: the RD_OVERLOAD feature; rd_overloaded: rd->overloaded as
+ * sampled by the shim.
+ */
 bool rust_lb_newidle_skip(struct rq *this_rq, struct sched_domain *sd,
-			  struct rust_lb_flags flags);
-/* Flags: TTWU_QUEUE_IDLE, WAKEE_ON_CPU. */
-bool rust_lb_ttwu_queue_cond(unsigned int nr_running, struct rust_lb_flags flags);
+			  bool rd_overload, bool rd_overloaded);
+/* queue_idle: the TTWU_QUEUE_IDLE feature; wakee_on_cpu: as sampled. */
+bool rust_lb_ttwu_queue_cond(unsigned int nr_running, bool queue_idle, bool wakee_on_cpu);
 /* Flags: LB_LLC_SPREAD. */
 void rust_lb_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds,
 			     struct rust_lb_flags flags);
@@ -129,8 +136,9 @@ void rust_lb_ilb_done_policy(struct lb_env *env, struct sd_lb_stats *sds,
 			     u64 sum_util, unsigned int budget, unsigned int scanned,
 			     struct rust_lb_flags flags);
 bool rust_lb_newidle_skip_policy(struct rq *this_rq, struct sched_domain *sd,
-				 struct rust_lb_flags flags);
-bool rust_lb_ttwu_queue_cond_policy(unsigned int nr_running, struct rust_lb_flags flags);
+				 bool rd_overload, bool rd_overloaded);
+bool rust_lb_ttwu_queue_cond_policy(unsigned int nr_running, bool queue_idle,
+				    bool wakee_on_cpu);
 void rust_lb_spare_imbalance_policy(struct lb_env *env, struct sd_lb_stats *sds,
 				    struct rust_lb_flags flags);
 bool rust_lb_serialize_try_policy(struct rust_lb_flags flags);
@@ -195,9 +203,9 @@ void __rust_lb_policy_cc rust_lb_policy_ilb_done(struct lb_env *env, struct sd_l
 						 u64 sum_util, unsigned int budget,
 						 unsigned int scanned, struct rust_lb_flags flags);
 bool __rust_lb_policy_cc rust_lb_policy_newidle_skip(struct rq *rq, struct sched_domain *sd,
-						     struct rust_lb_flags flags);
-bool __rust_lb_policy_cc rust_lb_policy_ttwu_queue_cond(unsigned int nr,
-							struct rust_lb_flags flags);
+						     bool rd_overload, bool rd_overloaded);
+bool __rust_lb_policy_cc rust_lb_policy_ttwu_queue_cond(unsigned int nr, bool queue_idle,
+							bool wakee_on_cpu);
 void __rust_lb_policy_cc rust_lb_policy_spare_imbalance(struct lb_env *env,
 							struct sd_lb_stats *sds,
 							struct rust_lb_flags flags);
@@ -234,23 +242,9 @@ static inline struct rust_lb_flags rust_lb_flags(unsigned int bits)
 	 static_branch_unlikely(&rust_lb_policy_key))
 
 /*
- * The inputs of the shims' Rust decisions: the feature's snapshot
- * (returned in *feat, for the shim's RUST_LB_VERIFY check) and the flags.
+ * The spare imbalance's inputs: the feature's snapshot (returned in
+ * *feat, for the shim's RUST_LB_VERIFY check) and the flags.
  */
-static __always_inline struct rust_lb_flags rust_lb_newidle_flags(bool overloaded, bool *feat)
-{
-	*feat = rust_lb_feat(RD_OVERLOAD);
-	return rust_lb_flags(rust_lb_flag(overloaded, RD_OVERLOADED) |
-			     rust_lb_flag(*feat, RD_OVERLOAD));
-}
-
-static __always_inline struct rust_lb_flags rust_lb_ttwu_flags(bool wakee_on_cpu, bool *feat)
-{
-	*feat = rust_lb_feat(TTWU_QUEUE_IDLE);
-	return rust_lb_flags(rust_lb_flag(wakee_on_cpu, WAKEE_ON_CPU) |
-			     rust_lb_flag(*feat, TTWU_QUEUE_IDLE));
-}
-
 static __always_inline struct rust_lb_flags rust_lb_spare_flags(bool *feat)
 {
 	*feat = rust_lb_feat(LB_LLC_SPREAD);
@@ -291,16 +285,23 @@ static __always_inline bool rust_lb_serialize_path(struct rust_lb_flags flags)
 static __always_inline bool rust_lb_newidle_path(struct rq *rq, struct sched_domain *sd,
 						 bool overloaded, bool *feat)
 {
-	if (rust_lb_policy_on())
-		return rust_lb_policy_newidle_skip(rq, sd, rust_lb_newidle_flags(overloaded, feat));
-	return rust_lb_newidle_skip(rq, sd, rust_lb_newidle_flags(overloaded, feat));
+	/* The feature's snapshot is returned, for the RUST_LB_VERIFY check. */
+	if (rust_lb_policy_on()) {
+		*feat = rust_lb_feat(RD_OVERLOAD);
+		return rust_lb_policy_newidle_skip(rq, sd, *feat, overloaded);
+	}
+	*feat = rust_lb_feat(RD_OVERLOAD);
+	return rust_lb_newidle_skip(rq, sd, *feat, overloaded);
 }
 
 static __always_inline bool rust_lb_ttwu_path(unsigned int nr, bool wakee_on_cpu, bool *feat)
 {
-	if (rust_lb_policy_on())
-		return rust_lb_policy_ttwu_queue_cond(nr, rust_lb_ttwu_flags(wakee_on_cpu, feat));
-	return rust_lb_ttwu_queue_cond(nr, rust_lb_ttwu_flags(wakee_on_cpu, feat));
+	if (rust_lb_policy_on()) {
+		*feat = rust_lb_feat(TTWU_QUEUE_IDLE);
+		return rust_lb_policy_ttwu_queue_cond(nr, *feat, wakee_on_cpu);
+	}
+	*feat = rust_lb_feat(TTWU_QUEUE_IDLE);
+	return rust_lb_ttwu_queue_cond(nr, *feat, wakee_on_cpu);
 }
 
 static __always_inline void rust_lb_spare_path(struct lb_env *env, struct sd_lb_stats *sds,

@@ -165,15 +165,15 @@ __cold void __rust_lb_policy_cc rust_lb_policy_ilb_done(struct lb_env *env,
 }
 
 __cold bool __rust_lb_policy_cc rust_lb_policy_newidle_skip(struct rq *rq, struct sched_domain *sd,
-							    struct rust_lb_flags flags)
+							    bool rd_overload, bool rd_overloaded)
 {
-	return rust_lb_newidle_skip_policy(rq, sd, flags);
+	return rust_lb_newidle_skip_policy(rq, sd, rd_overload, rd_overloaded);
 }
 
-__cold bool __rust_lb_policy_cc rust_lb_policy_ttwu_queue_cond(unsigned int nr,
-							       struct rust_lb_flags flags)
+__cold bool __rust_lb_policy_cc rust_lb_policy_ttwu_queue_cond(unsigned int nr, bool queue_idle,
+							       bool wakee_on_cpu)
 {
-	return rust_lb_ttwu_queue_cond_policy(nr, flags);
+	return rust_lb_ttwu_queue_cond_policy(nr, queue_idle, wakee_on_cpu);
 }
 
 __cold void __rust_lb_policy_cc rust_lb_policy_spare_imbalance(struct lb_env *env,
