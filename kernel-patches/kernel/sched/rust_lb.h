@@ -23,19 +23,6 @@
 
 struct rq;
 
-/*
- * Event counters of the helpers (/sys/kernel/debug/sched/rust_lb), one
- * line each in rust_lb_counters.h: RUST_LB_COUNTER(name) is the counter
- * rust_lb_<name>, shown as "<name>".  The Rust side gets the enum through
- * bindgen.
- */
-enum rust_lb_counter {
-#define RUST_LB_COUNTER(name) rust_lb_##name,
-#include "rust_lb_counters.h"
-#undef RUST_LB_COUNTER
-	RUST_LB_NR_COUNTERS,
-};
-
 /* Decisions that RUST_LB_VERIFY checks, one line each in rust_lb_checks.h. */
 enum rust_lb_check {
 #define RUST_LB_CHECK(name) rust_lb_check_##name,
@@ -45,13 +32,31 @@ enum rust_lb_check {
 };
 
 /*
+ * Event counters of the helpers (/sys/kernel/debug/sched/rust_lb), one
+ * line each in rust_lb_counters.h: RUST_LB_COUNTER(name) is the counter
+ * rust_lb_<name>, shown as "<name>".  After them, per decision that
+ * RUST_LB_VERIFY checks, its checks (RUST_LB_VERIFY_CHECKS + check, shown
+ * as "verify_checks_<name>") and its mismatches (RUST_LB_VERIFY_MISMATCHES
+ * + check, "verify_mismatches_<name>").  The Rust side gets the enum
+ * through bindgen.
+ */
+enum rust_lb_counter {
+#define RUST_LB_COUNTER(name) rust_lb_##name,
+#include "rust_lb_counters.h"
+#undef RUST_LB_COUNTER
+	RUST_LB_VERIFY_CHECKS,
+	RUST_LB_VERIFY_MISMATCHES = RUST_LB_VERIFY_CHECKS + RUST_LB_NR_CHECKS,
+	RUST_LB_NR_COUNTERS = RUST_LB_VERIFY_MISMATCHES + RUST_LB_NR_CHECKS,
+};
+
+/*
  * The counters, per CPU (rust_lb/counters.c).  They count while schedstats
  * are enabled: C through rust_lb_count(), Rust through count!(), both an
  * inline per-CPU add behind the sched_schedstats static key.
  */
 DECLARE_PER_CPU(u64 [RUST_LB_NR_COUNTERS], rust_lb_counters);
 
-void sched_rust_lb_verify(unsigned int check, bool match);
+void sched_rust_lb_verify(enum rust_lb_check check, bool match);
 void sched_rust_lb_placement_tick(struct rq *rq);
 
 /*
@@ -177,8 +182,7 @@ DECLARE_STATIC_KEY_FALSE(rust_lb_policy_key);
 int rust_lb_policy_register(struct rust_lb_policy *policy);
 void rust_lb_policy_unregister(struct rust_lb_policy *policy);
 const struct rust_lb_policy *rust_lb_policy_get(void);
-void rust_lb_policy_reject(const struct rust_lb_policy *policy,
-			   enum rust_lb_decision decision);
+void rust_lb_policy_reject(enum rust_lb_decision decision);
 
 #ifndef __BINDGEN__	/* C only: bindgen knows no preserve_most */
 /*
@@ -330,7 +334,7 @@ static inline void rust_lb_placement_tick(struct rq *rq)
 		sched_rust_lb_placement_tick(rq);
 }
 
-static inline void rust_lb_verify(unsigned int check, bool match)
+static inline void rust_lb_verify(enum rust_lb_check check, bool match)
 {
 	if (IS_ENABLED(CONFIG_SCHED_RUST_LB))
 		sched_rust_lb_verify(check, match);

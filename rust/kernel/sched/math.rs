@@ -29,9 +29,6 @@
 //! the kernel's `long env->imbalance`.
 
 #![forbid(unsafe_code)]
-// The kernel crate may include this file as a private `mod math;` and call
-// only some helpers; every item is meant as API, so neither lint helps here.
-#![allow(unreachable_pub, dead_code)]
 #![deny(clippy::arithmetic_side_effects)]
 
 use core::num::NonZeroU64;
@@ -422,27 +419,6 @@ pub fn llc_spread_imbalance(
     }
 }
 
-/// Whether one runqueue makes its sched group, and so the root domain,
-/// overloaded (6.12 `update_sg_lb_stats()`).
-///
-/// True when the runqueue has more than one runnable task
-/// (`rq->nr_running > 1`), or when it carries a misfit task. `misfit` is the
-/// caller's test: 6.12 counts it only in an `SD_ASYM_CPUCAPACITY` domain,
-/// for a busy CPU of a non-local group with `rq->misfit_task_load != 0`.
-#[inline]
-pub fn rq_overloaded(nr_running: u32, misfit: bool) -> bool {
-    nr_running > 1 || misfit
-}
-
-/// Whether `add_nr_running()` sets `rd->overloaded` (6.12 sched.h): the
-/// runqueue goes from fewer than 2 to at least 2 runnable tasks.
-///
-/// `prev_nr + count` saturates where the C `unsigned` sum would wrap.
-#[inline]
-pub fn add_nr_running_sets_overload(prev_nr: u32, count: u32) -> bool {
-    prev_nr < 2 && prev_nr.saturating_add(count) >= 2
-}
-
 /// Why `sched_balance_newidle()` gives up before balancing any domain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NewidleSkip {
@@ -456,9 +432,14 @@ pub enum NewidleSkip {
 /// feature: `None` to balance, else why not.
 ///
 /// - `rd_overload == true` (the stock rule): skip when the root domain is
-///   not overloaded, or when `avg_idle_ns < max_newidle_lb_cost_ns`, as
-///   [`rd_overload_skip_newidle`];
+///   not overloaded (`!rd->overloaded`: no CPU runs a second task, nothing
+///   to pull; Tim Chen's 2014 fast idling), or when the CPU's average idle
+///   time is shorter than the cost of a balance, `this_rq->avg_idle <
+///   sd->max_newidle_lb_cost` of the lowest domain (the 2014 patch
+///   compared with `sysctl_sched_migration_cost`);
 /// - `rd_overload == false`: only the cost rule; the indicator is ignored.
+///
+/// Both times are in nanoseconds.
 ///
 /// `idle_times` gives `(avg_idle_ns, max_newidle_lb_cost_ns)`; it is called
 /// only when the indicator has not decided, as the C reads the two times
@@ -473,41 +454,11 @@ pub fn newidle_skip(
         return Some(NewidleSkip::NotOverloaded);
     }
     let (avg_idle_ns, max_newidle_lb_cost_ns) = idle_times();
-    if rd_overload_skip_newidle(true, avg_idle_ns, max_newidle_lb_cost_ns) {
+    if avg_idle_ns < max_newidle_lb_cost_ns {
         Some(NewidleSkip::TooShort)
     } else {
         None
     }
-}
-
-/// Whether `sched_balance_newidle()` gives up before balancing any domain
-/// (6.12 fair.c early exit).
-///
-/// True when the root domain is not overloaded (`!rd->overloaded`: no CPU
-/// runs a second task, nothing to pull; Tim Chen's 2014 fast idling), or
-/// when the CPU's average idle time is shorter than the cost of a balance:
-/// `this_rq->avg_idle < sd->max_newidle_lb_cost` of the lowest domain.
-/// (The 2014 patch compared with `sysctl_sched_migration_cost`; a caller
-/// reproducing it passes that instead.) Both times are in nanoseconds.
-#[inline]
-pub fn rd_overload_skip_newidle(
-    rd_overloaded: bool,
-    avg_idle_ns: u64,
-    max_newidle_lb_cost_ns: u64,
-) -> bool {
-    !rd_overloaded || avg_idle_ns < max_newidle_lb_cost_ns
-}
-
-/// Whether a domain's periodic balance is due:
-/// `time_after_eq(jiffies, last_balance + interval)`.
-///
-/// Wrap-safe like the C macro: all sums wrap and the difference is read as
-/// signed, so the answer is right while the two times are less than
-/// `2^63` jiffies apart.
-#[inline]
-pub fn balance_is_due(now: u64, last_balance: u64, interval: u64) -> bool {
-    // Reinterpreting the wrapped difference as signed is the C `(long)` cast.
-    (now.wrapping_sub(last_balance.wrapping_add(interval)) as i64) >= 0
 }
 
 /// Whether to try the global `sched_balance_running` lock of an

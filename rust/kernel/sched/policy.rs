@@ -261,8 +261,9 @@ pub mod decide {
         if valid(input, answer) {
             return Some(answer);
         }
-        // SAFETY: `node` is the registered node, read above under `_rcu`.
-        unsafe { bindings::rust_lb_policy_reject(node, which) };
+        // SAFETY: called inside the read-side critical section (`_rcu`) in
+        // which the policy that answered was read.
+        unsafe { bindings::rust_lb_policy_reject(which) };
         None
     }
 

@@ -6,13 +6,23 @@
 //!
 //! With `RUST_LB_VERIFY` on, the scheduler compares each of its answers
 //! with the stock C; a correct twin shows no divergence
-//! (`/sys/kernel/debug/sched/rust_lb_verify`), and `policy_decisions` in
-//! `/sys/kernel/debug/sched/rust_lb` counts the answers taken.  Build it
+//! (`verify_mismatches_<decision>` in `/sys/kernel/debug/sched/rust_lb`),
+//! and `policy_decisions` there counts the answers taken.  Build it
 //! with `make policy POLICY=rust/policies/twin`.
+//!
+//! It also watches its own text: it counts the calls it is inside and the
+//! calls it has entered, and when it is removed it logs, after its
+//! registration is dropped, how many calls were still inside it and how
+//! many it entered over the next [`WINDOW_NS`] (both must be 0: the
+//! scheduler never calls a policy after its unregistration returns), beside
+//! the calls it entered over the same time just before (which shows the
+//! count works).
 
+use core::sync::atomic::{AtomicU64, Ordering};
 use kernel::c_str;
 use kernel::prelude::*;
 use kernel::sched::{math, policy};
+use kernel::time::Ktime;
 
 module! {
     type: TwinModule,
@@ -32,25 +42,72 @@ impl policy::Policy for Twin {
     fn ttwu_queue_cond(input: &math::TtwuQueue) -> bool {
         // An idle wakee CPU takes the wakeup on its wakelist; without
         // TTWU_QUEUE_IDLE only when the wakee is still descheduling there.
-        input.nr_running == 0 && (input.queue_idle || input.wakee_on_cpu)
+        inside(|| input.nr_running == 0 && (input.queue_idle || input.wakee_on_cpu))
     }
 
     fn newidle_skip(input: &math::Newidle) -> bool {
         // Nothing to pull while no runqueue is overloaded (RD_OVERLOAD), or
         // not idle long enough to pay for a balance.
-        (input.rd_overload && !input.rd_overloaded)
-            || input.avg_idle_ns < input.max_newidle_lb_cost_ns
+        inside(|| {
+            (input.rd_overload && !input.rd_overloaded)
+                || input.avg_idle_ns < input.max_newidle_lb_cost_ns
+        })
     }
 }
 
+/// Calls entered, and calls left, by any CPU.
+static ENTERED: AtomicU64 = AtomicU64::new(0);
+static LEFT: AtomicU64 = AtomicU64::new(0);
+
+/// The time over which the module counts the calls it enters, before and
+/// after its unregistration.
+const WINDOW_NS: i64 = 2_000_000;
+
+/// Runs `answer`, counted as a call inside the module's text.
+#[inline(always)]
+fn inside<T>(answer: impl FnOnce() -> T) -> T {
+    ENTERED.fetch_add(1, Ordering::SeqCst);
+    let r = answer();
+    LEFT.fetch_add(1, Ordering::SeqCst);
+    r
+}
+
+/// The calls entered over the next [`WINDOW_NS`], waited for busily (the
+/// other CPUs go on scheduling).
+fn entered_over_window() -> u64 {
+    let (start, t0) = (ENTERED.load(Ordering::SeqCst), Ktime::ktime_get());
+    while (Ktime::ktime_get() - t0).to_ns() < WINDOW_NS {
+        core::hint::spin_loop();
+    }
+    ENTERED.load(Ordering::SeqCst) - start
+}
+
 struct TwinModule {
-    _policy: Pin<KBox<policy::Registration<Twin>>>,
+    policy: Option<Pin<KBox<policy::Registration<Twin>>>>,
 }
 
 impl kernel::Module for TwinModule {
     fn init(_module: &'static ThisModule) -> Result<Self> {
         Ok(Self {
-            _policy: KBox::pin_init(policy::Registration::new(), GFP_KERNEL)?,
+            policy: Some(KBox::pin_init(policy::Registration::new(), GFP_KERNEL)?),
         })
+    }
+}
+
+impl Drop for TwinModule {
+    fn drop(&mut self) {
+        let before = entered_over_window();
+        // Unregisters: once this returns, no CPU may be inside, or enter,
+        // the policy's methods.
+        drop(self.policy.take());
+        // Left first: a call that straddles the two loads counts as inside.
+        let left = LEFT.load(Ordering::SeqCst);
+        let in_flight = ENTERED.load(Ordering::SeqCst) - left;
+        let after = entered_over_window();
+        pr_info!(
+            "unregistered: {in_flight} calls inside, {after} entered in the {} us after ({before} in the {} us before)\n",
+            WINDOW_NS / 1000,
+            WINDOW_NS / 1000
+        );
     }
 }

@@ -3,7 +3,7 @@
 //! Differential test against the C itself: the arithmetic of Linux 6.12's
 //! `update_idle_cpu_scan()`, `sibling_imbalance()`,
 //! `adjust_numa_imbalance()`, the `group_has_spare` task branch of
-//! `calculate_imbalance()`, `time_after_eq()`, and the ILB_UTIL RFC's
+//! `calculate_imbalance()`, and the ILB_UTIL RFC's
 //! `update_ilb_group_scan()` plus its scan loop, compiled with the host C
 //! compiler with the kernel's C types and `-fno-strict-overflow`.
 //!
@@ -13,8 +13,7 @@
 //! checked where it does. Skipped (with a message) when `cc` is missing.
 
 use lb_math::math::{
-    balance_is_due, ilb_scan_depth, llc_spread_imbalance, sibling_imbalance, sis_util_nr_idle_scan,
-    SpreadContext,
+    ilb_scan_depth, llc_spread_imbalance, sibling_imbalance, sis_util_nr_idle_scan, SpreadContext,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -38,7 +37,6 @@ typedef uint32_t u32;
 	__rem = ((uint64_t)(n)) % __base; (n) = ((uint64_t)(n)) / __base; __rem; })
 #define lsub_positive(_ptr, _val) do { typeof(_ptr) ptr = (_ptr); \
 	*ptr -= min_t(typeof(*ptr), *ptr, _val); } while (0)
-#define time_after_eq(a, b) ((long)((a) - (b)) >= 0)
 
 /* update_idle_cpu_scan(), from "llc_weight = ..." on. */
 static int sis_util(unsigned long sum_util, int llc_weight, unsigned int imbalance_pct)
@@ -160,10 +158,6 @@ int main(void)
 			scanf("%u %u %u %u %u %d %d %d %d %d %d",
 			      &li, &bi, &ln, &bn, &bw, &ps, &idle, &lc, &bc, &numa, &inr);
 			printf("%ld\n", spread(li, bi, ln, bn, bw, ps, idle, lc, bc, numa, inr));
-		} else if (!strcmp(op, "due")) {
-			unsigned long now, last, iv;
-			scanf("%lu %lu %lu", &now, &last, &iv);
-			printf("%d\n", time_after_eq(now, last + iv) ? 1 : 0);
 		} else {
 			return 2;
 		}
@@ -403,31 +397,4 @@ fn llc_spread_matches_c_except_underflow() {
         );
     }
     assert!(underflows > 1000, "underflow case not exercised");
-}
-
-#[test]
-fn balance_is_due_matches_time_after_eq() {
-    let Some(bin) = harness() else { return };
-    let mut rng = Rng(0x5eed_0005);
-    let mut cases = Vec::new();
-    while cases.len() < CASES {
-        let last = rng.next();
-        let iv = rng.pick(1000, u64::MAX);
-        let now = match rng.next() % 3 {
-            0 => last
-                .wrapping_add(iv)
-                .wrapping_add(rng.next() % 2000)
-                .wrapping_sub(1000),
-            _ => rng.next(),
-        };
-        cases.push((now, last, iv));
-    }
-    let input: String = cases
-        .iter()
-        .map(|(n, l, i)| format!("due {n} {l} {i}\n"))
-        .collect();
-    let c = run_c(bin, &input);
-    for ((n, l, i), c) in cases.iter().zip(c) {
-        assert_eq!(i64::from(balance_is_due(*n, *l, *i)), c, "{n} {l} {i}");
-    }
 }

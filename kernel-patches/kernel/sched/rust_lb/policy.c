@@ -122,17 +122,16 @@ static DEFINE_IRQ_WORK(rust_lb_policy_detach_irq_work, rust_lb_policy_detach_irq
 
 /*
  * Called in scheduler context, inside the read-side critical section in
- * which @policy was read.
+ * which the policy that answered out of range was read.
  */
-void rust_lb_policy_reject(const struct rust_lb_policy *policy,
-			   enum rust_lb_decision decision)
+void rust_lb_policy_reject(enum rust_lb_decision decision)
 {
 	rust_lb_count(rust_lb_policy_rejected, 1);
 	if (atomic_inc_return(&rust_lb_policy_rejects) != RUST_LB_POLICY_REJECTS)
 		return;
 	WRITE_ONCE(rust_lb_policy_bad_decision,
 		   decision < RUST_LB_NR_DECISIONS ? decision : 0);
-	/* Read under the RCU lock in which @policy is still registered. */
+	/* Read under the RCU lock in which that policy is still registered. */
 	WRITE_ONCE(rust_lb_policy_bad_gen, READ_ONCE(rust_lb_policy_gen));
 	irq_work_queue(&rust_lb_policy_detach_irq_work);
 }

@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # /sys/kernel/debug/sched/rust_lb lists every counter of
-# kernel/sched/rust_lb_counters.h and no other, "0" resets them, any other
-# write is refused with EINVAL, leaving the values alone, and nothing is
-# counted while schedstats are off.
+# kernel/sched/rust_lb_counters.h (and rust_lb_checks.h) and no other, "0"
+# resets them, any other write is refused with EINVAL, leaving the values
+# alone, and nothing is counted while schedstats are off.
 . "$(dirname "$0")/lib.sh"
 
-# The counters: the one list, kernel/sched/rust_lb_counters.h, installed
-# beside the tests (one RUST_LB_COUNTER(name) line each).
-NAMES=$(sed -n 's/^RUST_LB_COUNTER(\([a-z0-9_]*\))$/\1/p' "$(dirname "$0")/rust_lb_counters.h")
+# The counters: the one list, kernel/sched/rust_lb_counters.h, then
+# RUST_LB_VERIFY's checks and mismatches per decision of
+# kernel/sched/rust_lb_checks.h, both installed beside the tests (one
+# RUST_LB_COUNTER(name) or RUST_LB_CHECK(name) line each).
+NAMES=$(sed -n 's/^RUST_LB_COUNTER(\([a-z0-9_]*\))$/\1/p' "$(dirname "$0")/rust_lb_counters.h"
+	sed -n 's/^RUST_LB_CHECK(\([a-z0-9_]*\))$/verify_checks_\1 verify_mismatches_\1/p' \
+		"$(dirname "$0")/rust_lb_checks.h")
 
 ktap_print_header
 require_debugfs
@@ -29,9 +33,9 @@ ktap_test_result "all $(echo $NAMES | wc -w) counters are listed" $ok
 
 extra=$(awk '{print $1}' "$COUNTERS" | while read -r n; do
 	echo " $NAMES " | tr '\n' ' ' | grep -q " $n " || echo "$n"; done)
-[ -n "$extra" ] && ktap_print_msg "not in rust_lb_counters.h: $extra"
+[ -n "$extra" ] && ktap_print_msg "not in rust_lb_counters.h or rust_lb_checks.h: $extra"
 ok=false; [ -z "$extra" ] && ok=true
-ktap_test_result "no counter that rust_lb_counters.h does not list" $ok
+ktap_test_result "no counter that the two lists do not name" $ok
 
 run_load wake
 before=$(counter rust_calls_ttwu_queue_cond)
