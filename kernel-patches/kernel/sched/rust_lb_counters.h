@@ -53,6 +53,5 @@ RUST_LB_COUNTER(policy_rejected)
 RUST_LB_COUNTER(policy_detached)
 
 /* RUST_LB_VERIFY */
-RUST_LB_COUNTER(verify_checks)
-RUST_LB_COUNTER(verify_mismatches)
 RUST_LB_COUNTER(verify_known_fixes)
+/* ... and its checks and mismatches per decision, from rust_lb_checks.h. */

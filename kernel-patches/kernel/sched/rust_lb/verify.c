@@ -27,11 +27,9 @@ static DEFINE_RATELIMIT_STATE(rust_lb_verify_rs, DEFAULT_RATELIMIT_INTERVAL,
 
 void sched_rust_lb_verify(enum rust_lb_check check, bool match)
 {
-	rust_lb_count(rust_lb_verify_checks, 1);
 	rust_lb_count(RUST_LB_VERIFY_CHECKS + check, 1);
 	if (match)
 		return;
-	rust_lb_count(rust_lb_verify_mismatches, 1);
 	rust_lb_count(RUST_LB_VERIFY_MISMATCHES + check, 1);
 	/* No KERN_ level: the default message level is a warning. */
 	if (__ratelimit(&rust_lb_verify_rs))

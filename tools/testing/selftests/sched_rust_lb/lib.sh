@@ -32,6 +32,11 @@ BIN=$(cd "$(dirname "$0")" && pwd)
 [ -x "$BIN/wakelat" ] || BIN=$(dirname "$(command -v wakelat || echo ./wakelat)")
 NCPUS=$(grep -c ^processor /proc/cpuinfo)
 
+# counter_sum PREFIX: the sum of the counters whose name starts with PREFIX.
+counter_sum() {
+	awk -v p="$1" 'index($1, p) == 1 { s += $2 } END { print s + 0 }' "$COUNTERS"
+}
+
 # counter NAME: current value of one of the helpers' counters.
 counter() {
 	awk -v n="$1" \

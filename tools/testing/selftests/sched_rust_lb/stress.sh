@@ -90,8 +90,8 @@ offline=""
 for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
 	[ "$(cat "$f")" = 1 ] || { offline="$offline $f"; echo 1 > "$f"; }
 done
-checks=$(counter verify_checks)
-mism=$(counter verify_mismatches)
+checks=$(counter_sum verify_checks_)
+mism=$(counter_sum verify_mismatches_)
 echo NO_RUST_LB_VERIFY > "$FEATURES"
 
 hp=$(cat "$T/hp-count" 2>/dev/null || echo 0)

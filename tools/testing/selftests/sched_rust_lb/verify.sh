@@ -11,8 +11,8 @@ ktap_set_plan 2
 echo RUST_LB_VERIFY > "$FEATURES"
 counters_reset
 run_load mixed
-checks=$(counter verify_checks)
-mism=$(counter verify_mismatches)
+checks=$(counter_sum verify_checks_)
+mism=$(counter_sum verify_mismatches_)
 fixes=$(counter verify_known_fixes)
 echo NO_RUST_LB_VERIFY > "$FEATURES"
 ktap_print_msg "checks $checks, mismatches $mism, known fixes (idle_cpus underflow) $fixes"
