@@ -7,7 +7,7 @@
 
 use crate::input::{Input, Run, State};
 use crate::stats;
-use crate::summary::Ratio;
+use crate::summary::{classify, Kind, Ratio};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -75,14 +75,23 @@ pub struct Row {
     /// Per-run values (off, on), in iteration order.
     pub off: Vec<f64>,
     pub on: Vec<f64>,
+    /// How the runs are averaged: the harmonic mean for rates, as in the
+    /// detail tables (`summary::classify`), else the arithmetic mean.
+    pub kind: Kind,
     pub off_mean: Option<f64>,
     pub on_mean: Option<f64>,
-    /// (on - off) / off in percent, and the 95% CI of that difference.
+    /// on / off - 1 in percent, and Fieller's 95% interval of it (`None`
+    /// when unbounded).
     pub diff_pct: Option<f64>,
     pub ci_pct: Option<(f64, f64)>,
+    /// Welch's test, on the mean's scale (`Kind::scale`): the significance
+    /// of the verdict, as in the detail tables.
     pub welch: Option<stats::TTest>,
     /// Paired t-test over the iterations that have both states.
     pub paired: Option<stats::TTest>,
+    /// Wilcoxon's signed-rank test of the same pairs: the robust check,
+    /// which one outlying run cannot sway.
+    pub wilcoxon: Option<stats::Wilcoxon>,
     pub pairs: usize,
     /// The smallest margin (percent of the baseline) within which TOST
     /// shows the states equivalent.
@@ -141,8 +150,14 @@ pub fn run_value(r: &Run, metric: &str, ratios: &[Ratio]) -> Option<f64> {
     (r.duration_s > 0.0).then(|| c / r.duration_s)
 }
 
-fn verdict(expect: Expect, welch: Option<&stats::TTest>, equiv_pct: Option<f64>) -> String {
-    let Some(t) = welch else {
+fn verdict(
+    expect: Expect,
+    welch: Option<&stats::TTest>,
+    ratio: Option<f64>,
+    wilcoxon: Option<&stats::Wilcoxon>,
+    equiv_pct: Option<f64>,
+) -> String {
+    let (Some(t), Some(ratio)) = (welch, ratio) else {
         return "no data (fewer than 2 runs per state)".into();
     };
     match expect {
@@ -153,12 +168,27 @@ fn verdict(expect: Expect, welch: Option<&stats::TTest>, equiv_pct: Option<f64>)
         },
         Expect::Lower | Expect::Higher => {
             let want_up = expect == Expect::Higher;
+            // Where the rank test disagrees with Welch's (an outlying run
+            // makes the one, not the other), the verdict says so.
+            let ranks = |significant: bool| match wilcoxon {
+                Some(w) if (w.p < 0.05) == significant => format!(
+                    " ({} by the ranks: Wilcoxon p {})",
+                    if significant {
+                        "but significant"
+                    } else {
+                        "not"
+                    },
+                    p_text(w.p)
+                ),
+                _ => String::new(),
+            };
+            let robust = ranks(false);
             if t.p >= 0.05 {
-                "no: not significant".into()
-            } else if (t.diff > 0.0) == want_up && t.diff != 0.0 {
-                "yes".into()
+                format!("no: not significant{}", ranks(true))
+            } else if (ratio > 1.0) == want_up && ratio != 1.0 {
+                format!("yes{robust}")
             } else {
-                "no: the opposite".into()
+                format!("no: the opposite{robust}")
             }
         }
     }
@@ -178,24 +208,38 @@ fn row(role: &'static str, spec: Spec, runs: &[&Run], ratios: &[Ratio]) -> Row {
         .iter()
         .filter_map(|(i, b)| Some((*b, *onm.get(i)?)))
         .unzip();
-    let (off_mean, on_mean) = (stats::amean(&off), stats::amean(&on));
-    let welch = stats::welch(&off, &on);
-    let base = off_mean.filter(|b| *b != 0.0);
-    let diff_pct = base.zip(on_mean).map(|(b, c)| (c - b) / b.abs() * 100.0);
-    let ci_pct = base
-        .zip(welch)
-        .map(|(b, t)| (t.lo / b.abs() * 100.0, t.hi / b.abs() * 100.0));
-    let equiv_pct = stats::min_equivalence_margin(&off, &on).map(|m| m * 100.0);
-    let verdict = verdict(spec.expect, welch.as_ref(), equiv_pct);
+    let kind = classify(&spec.metric).map_or(Kind::Amean, |(k, _)| k);
+    let mean = |xs: &[f64]| match kind {
+        Kind::Hmean => stats::hmean(xs),
+        _ => stats::amean(xs),
+    };
+    let (off_mean, on_mean) = (mean(&off), mean(&on));
+    let (ratio, welch) = kind.change(&off, &on);
+    let pct = |r: f64| (r - 1.0) * 100.0;
+    let diff_pct = ratio.map(|r| pct(r.ratio));
+    let ci_pct = ratio.and_then(|r| Some((pct(r.lo?), pct(r.hi?))));
+    let (sb, sc) = (kind.scale(&pb), kind.scale(&pc));
+    let wilcoxon = stats::wilcoxon(&sb, &sc);
+    let equiv_pct =
+        stats::min_equivalence_margin(&kind.scale(&off), &kind.scale(&on)).map(|m| m * 100.0);
+    let verdict = verdict(
+        spec.expect,
+        welch.as_ref(),
+        ratio.map(|r| r.ratio),
+        wilcoxon.as_ref(),
+        equiv_pct,
+    );
     Row {
         role,
         unit: unit(&spec.metric, ratios),
+        kind,
         off_mean,
         on_mean,
         diff_pct,
         ci_pct,
         welch,
-        paired: stats::paired(&pb, &pc),
+        paired: stats::paired(&sb, &sc),
+        wilcoxon,
         pairs: pb.len(),
         equiv_pct,
         verdict,
@@ -266,14 +310,16 @@ fn ci(x: Option<(f64, f64)>) -> String {
     x.map_or("-".into(), |(a, b)| format!("[{a:+.1}, {b:+.1}]%"))
 }
 
-fn p(t: Option<&stats::TTest>) -> String {
-    t.map_or("-".into(), |t| {
-        if t.p < 0.0001 {
-            "<0.0001".into()
-        } else {
-            format!("{:.4}", t.p)
-        }
-    })
+fn p_text(p: f64) -> String {
+    if p < 0.0001 {
+        "<0.0001".into()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+fn p(t: Option<f64>) -> String {
+    t.map_or("-".into(), p_text)
 }
 
 fn measure(r: &Row) -> String {
@@ -314,18 +360,27 @@ pub fn floor_line(meta: &serde_json::Map<String, Value>) -> Option<String> {
     ))
 }
 
+/// What the columns are, above both renderings.
+const LEGEND: &str = "(mean of the runs of each state: Hmean (harmonic) for rates, Amean \
+(arithmetic) otherwise, as in the detail tables; diff = on / off - 1 with Fieller's 95% \
+interval of the ratio of the means; p: Welch's two-sample t-test on the mean's scale (1/x \
+for Hmean), which decides significance here and in the detail tables, then the paired t-test \
+and Wilcoxon's signed-rank test of the same iterations' pairs)";
+
 /// One row's cells, in the order of both renderings' columns.
-fn cells(c: &Case, r: &Row) -> [String; 10] {
+fn cells(c: &Case, r: &Row) -> [String; 12] {
     [
         c.case.clone(),
         r.role.to_string(),
         measure(r),
+        r.kind.label().to_string(),
         num(r.off_mean),
         num(r.on_mean),
         pct(r.diff_pct),
         ci(r.ci_pct),
-        p(r.welch.as_ref()),
-        p(r.paired.as_ref()),
+        p(r.welch.map(|t| t.p)),
+        p(r.paired.map(|t| t.p)),
+        p(r.wilcoxon.map(|w| w.p)),
         r.verdict.clone(),
     ]
 }
@@ -342,24 +397,31 @@ pub fn render_text(cases: &[Case], meta: &serde_json::Map<String, Value>) -> Str
         o,
         "Headline: each seed's claim, measured with the feature off (baseline) and on"
     );
-    let _ = writeln!(
-        o,
-        "(means of the runs; diff = on - off with its 95% CI; p: Welch two-sample and paired t-test)"
-    );
+    let _ = writeln!(o, "{LEGEND}");
     if let Some(f) = floor_line(meta) {
         let _ = writeln!(o, "{f}");
     }
     let _ = writeln!(
         o,
-        "\n{:<16} {:<8} {:<40} {:>10} {:>10} {:>8} {:>18} {:>8} {:>8}  reproduced",
-        "case", "role", "measure (expect)", "off", "on", "diff", "95% CI", "p", "p pair"
+        "\n{:<16} {:<8} {:<40} {:<5} {:>10} {:>10} {:>8} {:>18} {:>8} {:>8} {:>8}  reproduced",
+        "case",
+        "role",
+        "measure (expect)",
+        "mean",
+        "off",
+        "on",
+        "diff",
+        "95% CI",
+        "p",
+        "p pair",
+        "p rank"
     );
     for c in cases {
         for r in &c.rows {
-            let [case, role, m, off, on, diff, ci, pw, pp, verdict] = cells(c, r);
+            let [case, role, m, kind, off, on, diff, ci, pw, pp, pr, verdict] = cells(c, r);
             let _ = writeln!(
                 o,
-                "{case:<16} {role:<8} {m:<40} {off:>10} {on:>10} {diff:>8} {ci:>18} {pw:>8} {pp:>8}  {verdict}"
+                "{case:<16} {role:<8} {m:<40} {kind:<5} {off:>10} {on:>10} {diff:>8} {ci:>18} {pw:>8} {pp:>8} {pr:>8}  {verdict}"
             );
         }
         let n = runs(c);
@@ -379,6 +441,11 @@ pub fn render_rst(cases: &[Case], meta: &serde_json::Map<String, Value>) -> Stri
         o,
         ".. Generated by tools/report --rst from the results beside this file; do not edit.\n"
     );
+    let _ = writeln!(
+        o,
+        "{}\n",
+        LEGEND.trim_start_matches('(').trim_end_matches(')')
+    );
     if let Some(f) = floor_line(meta) {
         let _ = writeln!(o, "{f}.\n");
     }
@@ -387,12 +454,14 @@ pub fn render_rst(cases: &[Case], meta: &serde_json::Map<String, Value>) -> Stri
         "case",
         "role",
         "measure (expect)",
+        "mean",
         "off",
         "on",
         "diff",
         "95% CI",
         "p (Welch)",
-        "p (paired)",
+        "p (paired t)",
+        "p (Wilcoxon)",
         "reproduced",
     ];
     let cell = |o: &mut String, first: bool, s: &str| {
@@ -467,7 +536,10 @@ mod tests {
             num: "kstat.ipi_cal".into(),
             den: "kstat.ttwu_count".into(),
         }];
-        assert_eq!(unit("cal_per_wakeup", &q), "kstat.ipi_cal per kstat.ttwu_count");
+        assert_eq!(
+            unit("cal_per_wakeup", &q),
+            "kstat.ipi_cal per kstat.ttwu_count"
+        );
         assert_eq!(unit("p99", &q), "µs");
         assert_eq!(unit("p99.9", &q), "µs");
         assert_eq!(unit("time_s", &q), "s");
@@ -516,6 +588,77 @@ mod tests {
             h[0].rows[0].verdict.starts_with("yes: equivalent"),
             "{}",
             h[0].rows[0].verdict
+        );
+    }
+
+    #[test]
+    fn rates_take_the_harmonic_mean_and_ratios_stay_above_minus_100() {
+        // A rate: the harmonic mean, as in the detail tables.  Off 40 and
+        // 60 (H = 48), on 80 and 120 (H = 96): +100%.
+        let mut t = String::from(
+            r#"{"meta":{"primary":{"c":{"effect":"w kstat.nl_count -","benefit":"w tps +","claim":"x"}}}}"#,
+        );
+        t.push('\n');
+        let cut = [
+            (40.0, 80.0, 30.0, 1.0),
+            (60.0, 120.0, 2.0, 0.1),
+            (50.0, 100.0, 20.0, 0.5),
+            (40.0, 80.0, 25.0, 0.8),
+            (60.0, 120.0, 10.0, 0.3),
+            (50.0, 100.0, 40.0, 1.2),
+        ];
+        for (i, (off, on, noff, non)) in cut.iter().enumerate() {
+            for (state, tps, nl) in [("off", off, noff), ("on", on, non)] {
+                t += &format!(
+                    r#"{{"case":"c","feature":"F","state":"{state}","iter":{},"workload":"w","metrics":{{"tps":{tps}}},"counters":{{}},"kstat":{{"nl_count":{nl}}},"duration_s":1}}"#,
+                    i + 1
+                );
+                t.push('\n');
+            }
+        }
+        let h = headline(&parse(&t).unwrap(), &[]);
+        let [effect, benefit] = &h[0].rows[..] else {
+            panic!("two rows")
+        };
+        assert_eq!(benefit.kind, Kind::Hmean);
+        // The harmonic mean doubles with every rate (the arithmetic
+        // mean of the same runs would too, but not the mean of the
+        // runs' ratios).
+        assert!(
+            (benefit.diff_pct.unwrap() - 100.0).abs() < 1e-9,
+            "{benefit:?}"
+        );
+        // A 97% cut of a noisy count: the difference's interval over the
+        // off mean would reach below -100%; the ratio's does not.
+        assert_eq!(effect.kind, Kind::Amean);
+        let (lo, hi) = effect.ci_pct.unwrap();
+        assert!(
+            lo > -100.0 && lo < effect.diff_pct.unwrap() && hi > lo,
+            "{effect:?}"
+        );
+        let w = effect.welch.unwrap();
+        assert!(w.lo / effect.off_mean.unwrap() * 100.0 < -100.0, "{w:?}");
+    }
+
+    #[test]
+    fn the_rank_test_is_shown_where_it_disagrees() {
+        // Eleven pairs lower with the feature, one far higher: Welch does
+        // not see it, the ranks do (R+ = 12 of 78, p 0.034).
+        let mut v: Vec<(f64, f64)> = (0..11)
+            .map(|i| (100.0 + i as f64, 90.0 + 0.7 * i as f64))
+            .collect();
+        v.push((100.0, 400.0));
+        let h = headline(&input("w p99 -", "w p99 +", &v), &[]);
+        let r = &h[0].rows[0];
+        assert!(
+            r.wilcoxon.unwrap().p < 0.05 && r.welch.unwrap().p >= 0.05,
+            "{r:?}"
+        );
+        assert!(
+            r.verdict
+                .starts_with("no: not significant (but significant by the ranks"),
+            "{}",
+            r.verdict
         );
     }
 

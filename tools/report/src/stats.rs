@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 //! The statistics of the report: means, Student t confidence intervals,
-//! Welch and paired t-tests and the two one-sided tests of equivalence.
+//! Welch and paired t-tests, Fieller's interval of a ratio of means, the
+//! Wilcoxon signed-rank test and the two one-sided tests of equivalence.
+//! The distributions are statrs'.
+
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 /// Arithmetic mean; `None` for no data.
 pub fn amean(xs: &[f64]) -> Option<f64> {
@@ -33,119 +37,34 @@ pub fn stddev(xs: &[f64]) -> Option<f64> {
     Some((ss / (xs.len() - 1) as f64).sqrt())
 }
 
-/// ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9; ~1e-15 relative).
-pub fn ln_gamma(x: f64) -> f64 {
-    const G: f64 = 7.0;
-    const C: [f64; 9] = [
-        0.999_999_999_999_809_9,
-        676.520_368_121_885_1,
-        -1_259.139_216_722_402_8,
-        771.323_428_777_653_1,
-        -176.615_029_162_140_6,
-        12.507_343_278_686_905,
-        -0.138_571_095_265_720_12,
-        9.984_369_578_019_572e-6,
-        1.505_632_735_149_311_6e-7,
-    ];
-    if x < 0.5 {
-        // Reflection: Γ(x) Γ(1 - x) = π / sin(πx)
-        let pi = std::f64::consts::PI;
-        return (pi / (pi * x).sin()).abs().ln() - ln_gamma(1.0 - x);
-    }
-    let x = x - 1.0;
-    let mut a = C[0];
-    let t = x + G + 0.5;
-    for (i, c) in C.iter().enumerate().skip(1) {
-        a += c / (x + i as f64);
-    }
-    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
-}
-
-/// Continued fraction of the incomplete beta function (modified Lentz).
-fn beta_cf(a: f64, b: f64, x: f64) -> f64 {
-    const TINY: f64 = 1e-300;
-    let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
-    let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < TINY {
-        d = TINY;
-    }
-    d = 1.0 / d;
-    let mut h = d;
-    for m in 1..=300 {
-        let m = m as f64;
-        let m2 = 2.0 * m;
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let del = d * c;
-        h *= del;
-        if (del - 1.0).abs() < 1e-15 {
-            break;
-        }
-    }
-    h
-}
-
-/// Regularized incomplete beta function I_x(a, b), 0 <= x <= 1.
-pub fn inc_beta(a: f64, b: f64, x: f64) -> f64 {
-    if x <= 0.0 {
-        return 0.0;
-    }
-    if x >= 1.0 {
-        return 1.0;
-    }
-    let ln_front = ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln();
-    let front = ln_front.exp();
-    if x < (a + 1.0) / (a + b + 2.0) {
-        front * beta_cf(a, b, x) / a
-    } else {
-        1.0 - front * beta_cf(b, a, 1.0 - x) / b
-    }
+/// Student's t distribution with `df` degrees of freedom (statrs).
+fn students_t(df: f64) -> StudentsT {
+    StudentsT::new(0.0, 1.0, df).unwrap_or_else(|e| panic!("t distribution, df {df}: {e}"))
 }
 
 /// CDF of Student's t distribution with `df` degrees of freedom.
 pub fn t_cdf(t: f64, df: f64) -> f64 {
-    let tail = 0.5 * inc_beta(df / 2.0, 0.5, df / (df + t * t));
-    if t >= 0.0 {
-        1.0 - tail
-    } else {
-        tail
-    }
+    students_t(df).cdf(t)
 }
 
-/// Quantile of Student's t: the `t` with `t_cdf(t, df) == p`, 0 < p < 1.
+/// Quantile of Student's t: the `t` with `t_cdf(t, df) == p`, 0 < p < 1,
+/// by bisection on statrs' CDF.  Not statrs' own `inverse_cdf`: in 0.19
+/// it stops early for large df (t(0.975) 1.95985 for df 10⁶, 1.8266 for
+/// df 10⁷, where it is 1.95996), which the test below would catch.
 pub fn t_quantile(p: f64, df: f64) -> f64 {
     assert!(p > 0.0 && p < 1.0 && df > 0.0, "t_quantile({p}, {df})");
     if p < 0.5 {
         return -t_quantile(1.0 - p, df);
     }
-    // t_cdf is increasing: bisect on [0, hi].
+    let dist = students_t(df);
+    // The CDF is increasing: bisect on [0, hi].
     let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
-    while t_cdf(hi, df) < p {
+    while dist.cdf(hi) < p {
         hi *= 2.0;
     }
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
-        if t_cdf(mid, df) < p {
+        if dist.cdf(mid) < p {
             lo = mid;
         } else {
             hi = mid;
@@ -284,6 +203,157 @@ pub fn paired(base: &[f64], cmp: &[f64]) -> Option<TTest> {
     Some(t_test(m, (v / n).sqrt(), n - 1.0))
 }
 
+/// A ratio of two means with its two-sided 95% confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct RatioCi {
+    /// mean(num) / mean(den).
+    pub ratio: f64,
+    /// The interval's ends; `None` when it is unbounded (the denominator's
+    /// mean is not significantly different from 0).
+    pub lo: Option<f64>,
+    pub hi: Option<f64>,
+}
+
+/// Fieller's 95% interval of mean(num) / mean(den) for two independent
+/// samples: the ratios r for which mean(num) - r · mean(den) is within
+/// t(0.975, df) of its standard error √(v₁ + r² v₂) (v: the variances of
+/// the means), with the Welch–Satterthwaite df at the estimate.  Unlike
+/// the interval of the difference divided by the denominator's mean, it
+/// carries the denominator's uncertainty, so that a ratio of positive
+/// means never has an end below 0.  With g = t² v₂ / mean(den)² < 1:
+/// (r ± t / |mean(den)| · √(v₁ (1 - g) + r² v₂)) / (1 - g); unbounded
+/// for g ≥ 1.  `None` below two values on a side, on a value that is not
+/// finite, or for mean(den) = 0.
+pub fn fieller(num: &[f64], den: &[f64]) -> Option<RatioCi> {
+    let (a, sa) = mean_var(num)?;
+    let (b, sb) = mean_var(den)?;
+    if b == 0.0 {
+        return None;
+    }
+    let (na, nb) = (num.len() as f64, den.len() as f64);
+    let (va, vb) = (sa / na, sb / nb);
+    let r = a / b;
+    let var = va + r * r * vb;
+    if var == 0.0 {
+        return Some(RatioCi {
+            ratio: r,
+            lo: Some(r),
+            hi: Some(r),
+        });
+    }
+    let (qa, qb) = (va / var, r * r * vb / var);
+    let df = 1.0 / (qa * qa / (na - 1.0) + qb * qb / (nb - 1.0));
+    let t = t_quantile(0.975, df);
+    let g = t * t * vb / (b * b);
+    // g is finite here (b ≠ 0, t and vb finite), so not below 1 is g ≥ 1.
+    if g >= 1.0 {
+        return Some(RatioCi {
+            ratio: r,
+            lo: None,
+            hi: None,
+        });
+    }
+    let half = t / b.abs() * (va * (1.0 - g) + r * r * vb).sqrt();
+    Some(RatioCi {
+        ratio: r,
+        lo: Some((r - half) / (1.0 - g)),
+        hi: Some((r + half) / (1.0 - g)),
+    })
+}
+
+/// The Wilcoxon signed-rank test of the paired differences cmp[i] - base[i].
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Wilcoxon {
+    /// The smaller of the rank sums of the positive and the negative
+    /// differences.
+    pub statistic: f64,
+    /// Two-sided p-value of "the differences are symmetric about 0".
+    pub p: f64,
+    /// Pairs with a difference other than 0 (the others are dropped).
+    pub n: usize,
+    /// The p-value is from the exact distribution of the rank sum (no
+    /// ties, n ≤ 50); else from the normal approximation with the tie
+    /// correction of the variance, without continuity correction.
+    pub exact: bool,
+}
+
+/// Wilcoxon's signed-rank test of the paired differences cmp[i] - base[i]
+/// (zeros dropped, ties given their mean rank), as SciPy's
+/// `wilcoxon(cmp, base)` computes it by default.  A test of the ranks, not
+/// the values: a single outlying pair moves it by one rank, not by its
+/// size.  `None` on unequal lengths or a value that is not finite; p = 1
+/// when no difference is other than 0.
+pub fn wilcoxon(base: &[f64], cmp: &[f64]) -> Option<Wilcoxon> {
+    if base.len() != cmp.len() || base.iter().chain(cmp).any(|x| !x.is_finite()) {
+        return None;
+    }
+    let mut d: Vec<f64> = cmp
+        .iter()
+        .zip(base)
+        .map(|(c, b)| c - b)
+        .filter(|d| *d != 0.0)
+        .collect();
+    let n = d.len();
+    if n == 0 {
+        return Some(Wilcoxon {
+            statistic: 0.0,
+            p: 1.0,
+            n,
+            exact: true,
+        });
+    }
+    d.sort_by(|x, y| x.abs().total_cmp(&y.abs()));
+    // Mean ranks of equal |d|, and Σ (t³ - t) over the groups of ties.
+    let (mut r_plus, mut r_minus, mut ties) = (0.0, 0.0, 0.0);
+    let mut i = 0;
+    while i < n {
+        let j = (i..n).find(|&j| d[j].abs() != d[i].abs()).unwrap_or(n);
+        let rank = (i + 1 + j) as f64 / 2.0;
+        for x in &d[i..j] {
+            if *x > 0.0 {
+                r_plus += rank;
+            } else {
+                r_minus += rank;
+            }
+        }
+        let t = (j - i) as f64;
+        ties += t * t * t - t;
+        i = j;
+    }
+    let statistic = f64::min(r_plus, r_minus);
+    let nf = n as f64;
+    let exact = ties == 0.0 && n <= 50;
+    let p = if exact {
+        // counts[k]: the subsets of the ranks 1..=n that sum to k, each
+        // the rank sum of the positive differences with probability 2^-n.
+        let max = n * (n + 1) / 2;
+        let mut counts = vec![0.0_f64; max + 1];
+        counts[0] = 1.0;
+        for rank in 1..=n {
+            for k in (rank..=max).rev() {
+                counts[k] += counts[k - rank];
+            }
+        }
+        let below: f64 = counts[..=statistic as usize].iter().sum();
+        (2.0 * below / 2.0_f64.powi(n as i32)).min(1.0)
+    } else {
+        let mean = nf * (nf + 1.0) / 4.0;
+        let var = nf * (nf + 1.0) * (2.0 * nf + 1.0) / 24.0 - ties / 48.0;
+        if var <= 0.0 {
+            1.0
+        } else {
+            let normal = Normal::new(0.0, 1.0).expect("the standard normal");
+            (2.0 * normal.cdf(-((statistic - mean) / var.sqrt()).abs())).min(1.0)
+        }
+    };
+    Some(Wilcoxon {
+        statistic,
+        p,
+        n,
+        exact,
+    })
+}
+
 /// Result of an equivalence test.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Tost {
@@ -405,26 +475,6 @@ mod tests {
     }
 
     #[test]
-    fn gamma_and_beta() {
-        // Γ(5) = 24, Γ(1/2) = √π
-        assert!(close(ln_gamma(5.0), 24.0_f64.ln(), 1e-12));
-        assert!(close(
-            ln_gamma(0.5),
-            std::f64::consts::PI.sqrt().ln(),
-            1e-12
-        ));
-        // I_x(1, 1) = x; I_x(a, b) = 1 - I_{1-x}(b, a)
-        assert!(close(inc_beta(1.0, 1.0, 0.3), 0.3, 1e-12));
-        assert!(close(
-            inc_beta(2.5, 1.5, 0.4),
-            1.0 - inc_beta(1.5, 2.5, 0.6),
-            1e-12
-        ));
-        // I_x(2, 1) = x²
-        assert!(close(inc_beta(2.0, 1.0, 0.7), 0.49, 1e-12));
-    }
-
-    #[test]
     fn t_distribution_known_values() {
         // Two-sided 95% critical values from the standard t table.
         for (df, t) in [
@@ -443,8 +493,10 @@ mod tests {
         }
         // One-sided 99%, df 7: 2.998
         assert!(close(t_quantile(0.99, 7.0), 2.9980, 5e-4));
-        // Towards the normal: 1.95996
-        assert!(close(t_quantile(0.975, 1e6), 1.95996, 1e-4));
+        // Towards the normal: 1.959966 (scipy.stats.t.ppf(0.975, 1e6)),
+        // and at df 10⁷, where statrs' inverse_cdf is 0.13 off.
+        assert!(close(t_quantile(0.975, 1e6), 1.959_966_356_8, 1e-6));
+        assert!(close(t_quantile(0.975, 1e7), 1.959_964_2, 1e-5));
         // Symmetry, the median, and the Cauchy case (df 1) in closed form.
         assert!(close(t_quantile(0.025, 6.0), -t_quantile(0.975, 6.0), 1e-9));
         assert!(close(t_cdf(0.0, 3.0), 0.5, 1e-12));
@@ -595,6 +647,107 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn fieller_known_values() {
+        // Reference ends from the roots of the quadratic in r,
+        // (a - r b)² = t² (v₁ + r² v₂), by numpy.roots, with t from
+        // scipy.stats.t.ppf(0.975, df) at the Welch df of the estimate.
+        let r = fieller(&[2.0, 4.0, 6.0, 8.0, 10.0], &[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+        assert!(close(r.ratio, 2.0, 1e-12));
+        assert!(close(r.lo.unwrap(), 0.824_242_434_667, 1e-9), "{r:?}");
+        assert!(close(r.hi.unwrap(), 4.852_941_115_09, 1e-9), "{r:?}");
+        let r = fieller(
+            &[50.0, 52.0, 49.0, 55.0, 51.0, 48.0],
+            &[100.0, 104.0, 98.0, 103.0, 101.0, 99.0, 102.0],
+        )
+        .unwrap();
+        assert!(close(r.ratio, 0.503_300_330_033, 1e-9));
+        assert!(close(r.lo.unwrap(), 0.477_578_644_612, 1e-9), "{r:?}");
+        assert!(close(r.hi.unwrap(), 0.529_398_465_198, 1e-9), "{r:?}");
+        // A denominator whose mean is not clearly above 0 (g > 1): the
+        // interval is unbounded, where the difference's interval divided
+        // by the mean would have given two finite, wrong ends.
+        let r = fieller(&[1.0, 2.0, 3.0], &[0.5, 1.5, 0.1]).unwrap();
+        assert!(close(r.ratio, 2.0 / 0.7, 1e-12));
+        assert_eq!((r.lo, r.hi), (None, None));
+        // A large cut of a noisy positive quantity never goes below -100%.
+        let off = [10.0, 30.0, 5.0, 40.0, 12.0, 25.0];
+        let on = [0.5, 1.0, 3.0, 0.2, 0.8, 1.5];
+        let r = fieller(&on, &off).unwrap();
+        assert!(r.lo.unwrap() > 0.0 && r.lo.unwrap() < r.ratio && r.ratio < r.hi.unwrap());
+        // No variance: the ratio is exact.
+        let r = fieller(&[6.0, 6.0], &[3.0, 3.0]).unwrap();
+        assert_eq!((r.ratio, r.lo, r.hi), (2.0, Some(2.0), Some(2.0)));
+        assert_eq!(fieller(&[1.0], &[1.0, 2.0]), None);
+        assert_eq!(fieller(&[1.0, 2.0], &[-1.0, 1.0]), None);
+        assert_eq!(fieller(&[1.0, f64::NAN], &[1.0, 2.0]), None);
+    }
+
+    #[test]
+    fn wilcoxon_known_values() {
+        // Reference values: scipy.stats.wilcoxon(cmp, base), SciPy 1.17.
+        // Distinct |d|, 8 pairs: the exact distribution.
+        let b = [10.0, 12.5, 9.0, 14.0, 11.0, 13.0, 8.5, 10.5];
+        let c = [11.5, 15.5, 8.0, 18.0, 16.0, 19.5, 10.5, 17.5];
+        // d = 1.5, 3, -1, 4, 5, 6.5, 2, 7: R- = 1, SciPy statistic 1.0,
+        // p = 0.015625 (4/256).
+        let w = wilcoxon(&b, &c).unwrap();
+        assert!(w.exact && w.n == 8, "{w:?}");
+        assert_eq!(w.statistic, 1.0);
+        assert!(close(w.p, 0.015_625, 1e-12), "{w:?}");
+        // Student's sleep data: a zero difference (dropped, n = 9) and
+        // ties; SciPy's method="approx" (normal, tie-corrected variance,
+        // no continuity correction): statistic 0, p 0.007632441648205508.
+        let w = wilcoxon(&SLEEP_1, &SLEEP_2).unwrap();
+        assert!(!w.exact && w.n == 9, "{w:?}");
+        assert_eq!(w.statistic, 0.0);
+        assert!(close(w.p, 0.007_632_441_648_205_508, 1e-12), "{w:?}");
+        // Sides swapped: the same two-sided p.
+        assert_eq!(wilcoxon(&SLEEP_2, &SLEEP_1).unwrap().p, w.p);
+        // More than 50 pairs: the normal approximation.  SciPy: 491.0,
+        // p 0.0018004247616824562.
+        let (b60, c60) = (&N60_BASE[..], &N60_CMP[..]);
+        let w = wilcoxon(b60, c60).unwrap();
+        assert!(!w.exact && w.n == 60, "{w:?}");
+        assert_eq!(w.statistic, 491.0);
+        assert!(close(w.p, 0.001_800_424_761_682_456, 1e-12), "{w:?}");
+        // One outlier dominates the t-test, not the ranks: eleven pairs
+        // shifted up by 1 to 2 and one down by 1000.  SciPy: t-test p
+        // 0.347, Wilcoxon statistic 12, p 0.0341796875 (exact).
+        let base = [100.0; 12];
+        let mut cmp = [0.0; 12];
+        for (i, c) in cmp.iter_mut().enumerate() {
+            *c = 101.0 + 0.1 * i as f64;
+        }
+        cmp[11] = -900.0;
+        let (t, w) = (paired(&base, &cmp).unwrap(), wilcoxon(&base, &cmp).unwrap());
+        assert!(close(t.p, 0.347_192_913_611, 1e-9), "{t:?}");
+        assert!(w.exact && close(w.p, 0.034_179_687_5, 1e-12), "{w:?}");
+        // Nothing differs; bad input.
+        assert_eq!(wilcoxon(&[1.0, 2.0], &[1.0, 2.0]).unwrap().p, 1.0);
+        assert_eq!(wilcoxon(&[1.0], &[1.0, 2.0]), None);
+        assert_eq!(wilcoxon(&[1.0, f64::NAN], &[1.0, 2.0]), None);
+    }
+
+    /// 60 pairs, from numpy's default_rng(1): base N(100, 10), cmp = base
+    /// + N(2, 5), rounded to 3 decimals.
+    const N60_BASE: [f64; 60] = [
+        103.456, 108.216, 103.304, 86.968, 109.054, 104.464, 94.63, 105.811, 103.646, 102.941,
+        100.284, 105.467, 92.635, 98.371, 95.179, 105.988, 100.397, 97.075, 92.181, 97.428,
+        100.081, 97.244, 112.941, 110.067, 72.888, 81.11, 98.252, 95.778, 102.136, 102.173,
+        121.178, 88.88, 96.224, 120.428, 106.467, 106.631, 94.86, 83.519, 101.675, 101.09, 87.726,
+        93.168, 99.28, 90.552, 99.017, 100.955, 100.356, 94.937, 105.937, 108.912, 103.208, 91.818,
+        107.317, 94.986, 108.792, 89.282, 109.145, 99.799, 87.513, 96.861,
+    ];
+    const N60_CMP: [f64; 60] = [
+        105.727, 111.58, 100.393, 83.431, 112.052, 104.13, 97.808, 111.609, 97.402, 106.213,
+        108.407, 105.979, 90.581, 104.132, 98.446, 112.467, 100.671, 91.666, 93.631, 97.199,
+        105.958, 100.212, 106.787, 106.091, 79.307, 86.509, 97.051, 97.773, 106.364, 106.515,
+        127.559, 92.162, 97.75, 121.134, 113.746, 97.377, 96.167, 85.684, 96.548, 104.754, 86.47,
+        99.48, 100.652, 95.898, 107.111, 104.87, 97.977, 89.365, 116.704, 110.356, 101.765, 94.539,
+        108.36, 101.247, 110.962, 91.351, 107.572, 104.147, 84.344, 102.19,
+    ];
 
     #[test]
     fn tost_equivalence() {

@@ -25,6 +25,34 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The values whose arithmetic mean this kind's mean is a function of,
+    /// on which its interval and tests are taken: the reciprocals for the
+    /// harmonic mean (H = 1 / mean(1/x)), the values otherwise.
+    pub fn scale(self, xs: &[f64]) -> Vec<f64> {
+        match self {
+            Kind::Hmean => xs.iter().map(|x| 1.0 / x).collect(),
+            _ => xs.to_vec(),
+        }
+    }
+
+    /// The ratio mean(cmp) / mean(base) of this kind's means with its
+    /// Fieller interval (for the harmonic mean, mean(1/base) /
+    /// mean(1/cmp)), and Welch's test on the kind's scale ([`Kind::scale`]):
+    /// one estimator, one interval and one test of significance for the
+    /// headline and the detail tables.
+    pub fn change(
+        self,
+        base: &[f64],
+        cmp: &[f64],
+    ) -> (Option<stats::RatioCi>, Option<stats::TTest>) {
+        let (b, c) = (self.scale(base), self.scale(cmp));
+        let ratio = match self {
+            Kind::Hmean => stats::fieller(&b, &c),
+            _ => stats::fieller(&c, &b),
+        };
+        (ratio, stats::welch(&b, &c))
+    }
+
     /// The row label of the text table (compare-kernels' first column).
     pub fn label(self) -> &'static str {
         match self {
@@ -144,9 +172,11 @@ pub struct Comparison {
     /// compare-kernels' percentage: positive is better (for counters:
     /// plain change); `None` when the baseline mean is 0 or unknown.
     pub diff_pct: Option<f64>,
-    /// Welch's two-sample t-test of compare against baseline (the runs'
-    /// values, as mmtests' compare-kernels tests them); `None` below two
-    /// runs per state.
+    /// mean(compare) / mean(baseline), with Fieller's 95% interval.
+    pub ratio: Option<stats::RatioCi>,
+    /// Welch's two-sample t-test of compare against baseline, on the
+    /// kind's scale (the reciprocals for Hmean: [`Kind::scale`]); `None`
+    /// below two runs per state.
     pub welch: Option<stats::TTest>,
     /// The Welch test's p < 0.05; `None` below two runs per state.
     pub significant: Option<bool>,
@@ -156,7 +186,7 @@ impl Comparison {
     pub fn new(name: &str, kind: Kind, better: Better, base: Vec<f64>, cmp: Vec<f64>) -> Self {
         let baseline = Sample::new(base, kind);
         let compare = Sample::new(cmp, kind);
-        let welch = stats::welch(&baseline.values, &compare.values);
+        let (ratio, welch) = kind.change(&baseline.values, &compare.values);
         let diff_pct = match (baseline.mean, compare.mean) {
             (Some(b), Some(c)) => stats::pct_diff(b, c, better),
             _ => None,
@@ -169,6 +199,7 @@ impl Comparison {
             baseline,
             compare,
             diff_pct,
+            ratio,
             welch,
             significant,
         }
@@ -246,9 +277,12 @@ impl Summary {
             return cs.iter().collect();
         };
         let hit = |name: &str| prefixes.iter().any(|p| name.starts_with(p.as_str()));
-        // A ratio is the case's when its numerator is.
-        let ratio_hit =
-            |c: &Comparison| self.ratios.iter().any(|r| r.name == c.name && hit(&r.num));
+        // A ratio is the case's when its numerator or its denominator is.
+        let ratio_hit = |c: &Comparison| {
+            self.ratios
+                .iter()
+                .any(|r| r.name == c.name && (hit(&r.num) || hit(&r.den)))
+        };
         if !cs.iter().any(|c| c.kind != Kind::Ratio && hit(&c.name)) {
             return cs.iter().collect();
         }

@@ -142,7 +142,7 @@ fn header(s: &Summary, out: &mut String) {
         "baseline = feature off (NO_<FEATURE>), compare = on (<FEATURE>), runs interleaved on one boot\n\
          Amean/Hmean: arithmetic/harmonic mean of the runs (latencies in usec, times in s)\n\
          (x.xx%): compare against baseline, positive = better (counters: plain change)\n\
-         *x.xx%*: significant, |diff| > sum of the two 95% confidence half-widths (Student t)\n\
+         *x.xx%*: significant, Welch's t-test p < 0.05 on the mean's scale (of 1/x for Hmean)\n\
          Rate/s: counter per second of run; PerRun: counter per run; Ratio: counters' ratio per run"
     );
 }
