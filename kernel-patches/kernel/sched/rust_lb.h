@@ -201,8 +201,8 @@ void rust_lb_policy_reject(enum rust_lb_decision decision);
 u32 __rust_lb_policy_cc rust_lb_policy_ilb_scan_depth(u32 nr_groups, u64 sum_util,
 						      u32 span_weight);
 void __rust_lb_policy_cc rust_lb_policy_update_idle_cpu_scan(struct lb_env *env, u64 sum_util);
-u32 __rust_lb_policy_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc_weight,
-						     u32 imbalance_pct);
+void __rust_lb_policy_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc_weight,
+						      u32 imbalance_pct, u32 *depth);
 void __rust_lb_policy_cc rust_lb_policy_ilb_done(struct lb_env *env, struct sd_lb_stats *sds,
 						 u64 sum_util, unsigned int budget,
 						 unsigned int scanned, struct rust_lb_flags flags);

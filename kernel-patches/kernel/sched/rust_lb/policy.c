@@ -149,10 +149,11 @@ __cold void __rust_lb_policy_cc rust_lb_policy_update_idle_cpu_scan(struct lb_en
 	rust_lb_update_idle_cpu_scan_policy(env, sum_util);
 }
 
-__cold u32 __rust_lb_policy_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc_weight,
-							    u32 imbalance_pct)
+/* SIS_UTIL's depth alone, for the benchmark: stored, as the shim's is. */
+__cold void __rust_lb_policy_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc_weight,
+							     u32 imbalance_pct, u32 *depth)
 {
-	return rust_lb_sis_util_scan_policy(sum_util, llc_weight, imbalance_pct);
+	*depth = rust_lb_sis_util_scan_policy(sum_util, llc_weight, imbalance_pct);
 }
 
 __cold void __rust_lb_policy_cc rust_lb_policy_ilb_done(struct lb_env *env,
