@@ -325,6 +325,28 @@ static inline void rust_lb_count(unsigned int counter, u64 n)
 }
 
 /*
+ * ttwu_queue() and ttwu_queue_wakelist(): where a wakeup onto another CPU
+ * of the waker's LLC is activated, in every feature position, while
+ * schedstats are enabled: every such wakeup counts in ttwu_llc_remote,
+ * and in ttwu_llc_on_wakee too when the wakelist hands the activation to
+ * the wakee's CPU (@on_wakee) rather than the waker taking its runqueue
+ * lock.  The LLC test is left for when schedstats are on.
+ */
+static inline void rust_lb_ttwu_activation(int cpu, bool on_wakee)
+{
+	int this_cpu;
+
+	if (!IS_ENABLED(CONFIG_SCHED_RUST_LB) || !schedstat_enabled())
+		return;
+	this_cpu = smp_processor_id();
+	if (cpu == this_cpu || !cpus_share_cache(this_cpu, cpu))
+		return;
+	rust_lb_count(rust_lb_ttwu_llc_remote, 1);
+	if (on_wakee)
+		rust_lb_count(rust_lb_ttwu_llc_on_wakee, 1);
+}
+
+/*
  * sched_tick(): sample task placement for the experiments, in every
  * feature position, only while schedstats are enabled (rust_lb/placement.c).
  */

@@ -30,6 +30,8 @@ RUST_LB_COUNTER(newidle_skipped_not_overloaded)
 
 /* TTWU_QUEUE_IDLE */
 RUST_LB_COUNTER(wakelist_idle_queued)
+RUST_LB_COUNTER(ttwu_llc_remote)
+RUST_LB_COUNTER(ttwu_llc_on_wakee)
 
 /* LB_LLC_SPREAD */
 RUST_LB_COUNTER(llc_imbalance_by_tasks)
