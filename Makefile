@@ -18,8 +18,12 @@
 #   make vng CMD='...'   boot with virtme-ng, run CMD (VNG=1 kernel)
 #   make vng-test   make vng checked: the command's output alone, its status
 #   make jump-label-race   the stock-kernel reproduction of robustness.rst
-#   make policy [POLICY=dir]   build policy modules out of tree against the
-#                kernel (default: rust/policies/*; Documentation/policy-modules.rst)
+#   make policy [POLICY=dir] [LOAD=1]   build policy modules out of tree against
+#                the kernel (default: rust/policies/*; Documentation/policy-modules.rst);
+#                LOAD=1: and load them into the guest of make live (LIVE_WAIT=s:
+#                and wait for a decision of theirs to be counted)
+#   make live    an interactive guest that stays up, into which make policy
+#                LOAD=1 (tools/live) loads modules without a reboot
 #   make deps | tree | config | kernel | guest   install, unpack+patch, configure, build
 #   make clippy | checkpatch | rustfmt | host-test | docs
 #   make config-off [OFF=RUST|JUMP_LABEL|+NAME] [OFF_TARGETS=vmlinux]   build with an option off (+: on)
@@ -103,7 +107,7 @@ RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
 
 .PHONY: all deps tree config kernel guest run scale show shell exec vng test stress \
 	host-test clippy rustfmt checkpatch config-off series series-check docs vng-kernel \
-	clean help jump-label-race vng-test policy
+	clean help jump-label-race vng-test policy live
 all: kernel guest
 
 help:
@@ -129,8 +133,25 @@ guest: tree
 # POLICY (default: the examples, rust/policies/*) built out of tree against
 # the kernel in $(O), into $(O)/sched-rust-lb-policies/NAME/.
 POLICY ?= $(wildcard $(OVERLAY)/rust/policies/*)
-policy: kernel
-	@$(OVERLAY)/tools/build-policy "$(KMAKE)" $(O)/sched-rust-lb-policies $(POLICY)
+# LOAD=1: then load each into the guest of make live (tools/live), which
+# replaces a loaded module of the same name.  The module is then built
+# against the kernel as that guest booted it: no kernel rebuild first.
+LIVE_SOCKET ?= $(BUILD)/live.sock
+policy: $(if $(filter 1,$(LOAD)),,kernel)
+	@test -f $(O)/Module.symvers || { echo "make policy: no kernel built in $(O) (run 'make kernel')" >&2; exit 2; }
+	@kos=$$($(OVERLAY)/tools/build-policy "$(KMAKE)" $(O)/sched-rust-lb-policies $(POLICY)) && \
+	printf '%s\n' $$kos && \
+	if [ "$(LOAD)" = 1 ]; then \
+		for ko in $$kos; do $(OVERLAY)/tools/live --socket $(LIVE_SOCKET) load $$ko \
+			$(if $(LIVE_WAIT),--wait-decision $(LIVE_WAIT)) || exit 1; done; \
+	fi
+
+# A guest that stays up, its shell on this terminal (as make shell), and
+# its second serial port on $(LIVE_SOCKET) for tools/live: make policy
+# LOAD=1 in another terminal loads a rebuilt policy into it.
+live: kernel guest
+	@$(RUN_GUEST) --topology $(TOPOLOGY) --timeout $(SHELL_TIMEOUT) --stdin \
+		--live $(LIVE_SOCKET) -- /opt/sched-rust-lb/bin/shell
 
 # The main job: the A/B experiment (Documentation/experiment.rst).
 # CASES=a,b ITERATIONS=n DURATION=s ICOUNT=1 QUICK=1 SEED=1 select what it runs.
