@@ -219,11 +219,14 @@ pub struct RatioCi {
 /// t(0.975, df) of its standard error √(v₁ + r² v₂) (v: the variances of
 /// the means), with the Welch–Satterthwaite df at the estimate.  Unlike
 /// the interval of the difference divided by the denominator's mean, it
-/// carries the denominator's uncertainty, so that a ratio of positive
-/// means never has an end below 0.  With g = t² v₂ / mean(den)² < 1:
-/// (r ± t / |mean(den)| · √(v₁ (1 - g) + r² v₂)) / (1 - g); unbounded
-/// for g ≥ 1.  `None` below two values on a side, on a value that is not
-/// finite, or for mean(den) = 0.
+/// carries the denominator's uncertainty.  With g = t² v₂ / mean(den)²
+/// < 1: (r ± t / |mean(den)| · √(v₁ (1 - g) + r² v₂)) / (1 - g);
+/// unbounded for g ≥ 1.  The normal model knows nothing of signs, so the
+/// lower end can fall below 0 when the numerator's mean is not clearly
+/// above it; when no value of either sample is negative, the ratio cannot
+/// be, and the interval is cut at 0 (its intersection with the possible
+/// ratios, which keeps its coverage).  `None` below two values on a side,
+/// on a value that is not finite, or for mean(den) = 0.
 pub fn fieller(num: &[f64], den: &[f64]) -> Option<RatioCi> {
     let (a, sa) = mean_var(num)?;
     let (b, sb) = mean_var(den)?;
@@ -254,9 +257,13 @@ pub fn fieller(num: &[f64], den: &[f64]) -> Option<RatioCi> {
         });
     }
     let half = t / b.abs() * (va * (1.0 - g) + r * r * vb).sqrt();
+    let mut lo = (r - half) / (1.0 - g);
+    if num.iter().chain(den).all(|&x| x >= 0.0) {
+        lo = lo.max(0.0);
+    }
     Some(RatioCi {
         ratio: r,
-        lo: Some((r - half) / (1.0 - g)),
+        lo: Some(lo),
         hi: Some((r + half) / (1.0 - g)),
     })
 }
@@ -671,11 +678,22 @@ mod tests {
         let r = fieller(&[1.0, 2.0, 3.0], &[0.5, 1.5, 0.1]).unwrap();
         assert!(close(r.ratio, 2.0 / 0.7, 1e-12));
         assert_eq!((r.lo, r.hi), (None, None));
-        // A large cut of a noisy positive quantity never goes below -100%.
+        // A large cut of a noisy positive quantity: the end stays above 0.
         let off = [10.0, 30.0, 5.0, 40.0, 12.0, 25.0];
         let on = [0.5, 1.0, 3.0, 0.2, 0.8, 1.5];
         let r = fieller(&on, &off).unwrap();
         assert!(r.lo.unwrap() > 0.0 && r.lo.unwrap() < r.ratio && r.ratio < r.hi.unwrap());
+        // A numerator not clearly above 0 (three runs of the on state
+        // count nothing): the normal model's lower end is below 0,
+        // (0.5 - 0.6012) / (1 - 0.0176) = -0.103 here, and is cut at 0,
+        // since no value is negative; with a negative value it is not.
+        let off = [3.0, 4.0, 2.0, 3.5, 3.0, 2.5];
+        let on = [0.0, 0.0, 3.0, 0.0, 0.0, 0.0];
+        let r = fieller(&on, &off).unwrap();
+        assert_eq!(r.lo, Some(0.0), "{r:?}");
+        let mut signed = on;
+        signed[0] = -0.0001;
+        assert!(fieller(&signed, &off).unwrap().lo.unwrap() < 0.0);
         // No variance: the ratio is exact.
         let r = fieller(&[6.0, 6.0], &[3.0, 3.0]).unwrap();
         assert_eq!((r.ratio, r.lo, r.hi), (2.0, Some(2.0), Some(2.0)));

@@ -589,8 +589,9 @@ mod tests {
         assert_eq!(s.focus["c"], ["sca", "x_"]);
         let w = &s.cases[0].workloads[0];
         let names = |v: Vec<&Comparison>| v.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
-        // The case's counters, and the ratio whose numerator is one of them.
-        assert_eq!(names(s.shown("c", &w.counters, false)), ["scans", "q"]);
+        // The case's counters, and the ratios with one of them as their
+        // numerator (q) or denominator (r).
+        assert_eq!(names(s.shown("c", &w.counters, false)), ["scans", "r", "q"]);
         assert_eq!(
             names(s.shown("c", &w.counters, true)),
             ["calls", "scans", "r", "q"]
