@@ -139,6 +139,7 @@ POLICY ?= $(wildcard $(OVERLAY)/rust/policies/*)
 LIVE_SOCKET ?= $(BUILD)/live.sock
 policy: $(if $(filter 1,$(LOAD)),,kernel)
 	@test -f $(O)/Module.symvers || { echo "make policy: no kernel built in $(O) (run 'make kernel')" >&2; exit 2; }
+	@test "$(LOAD)" != 1 || test $(words $(POLICY)) = 1 || { echo "make policy LOAD=1: one POLICY=dir at a time (one policy is registered at a time)" >&2; exit 2; }
 	@kos=$$($(OVERLAY)/tools/build-policy "$(KMAKE)" $(O)/sched-rust-lb-policies $(POLICY)) && \
 	printf '%s\n' $$kos && \
 	if [ "$(LOAD)" = 1 ]; then \

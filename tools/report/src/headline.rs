@@ -153,11 +153,11 @@ pub fn run_value(r: &Run, metric: &str, ratios: &[Ratio]) -> Option<f64> {
 fn verdict(
     expect: Expect,
     welch: Option<&stats::TTest>,
-    ratio: Option<f64>,
+    means: (Option<f64>, Option<f64>),
     wilcoxon: Option<&stats::Wilcoxon>,
     equiv_pct: Option<f64>,
 ) -> String {
-    let (Some(t), Some(ratio)) = (welch, ratio) else {
+    let (Some(t), (Some(off), Some(on))) = (welch, means) else {
         return "no data (fewer than 2 runs per state)".into();
     };
     match expect {
@@ -185,7 +185,7 @@ fn verdict(
             let robust = ranks(false);
             if t.p >= 0.05 {
                 format!("no: not significant{}", ranks(true))
-            } else if (ratio > 1.0) == want_up && ratio != 1.0 {
+            } else if (on > off) == want_up && on != off {
                 format!("yes{robust}")
             } else {
                 format!("no: the opposite{robust}")
@@ -225,7 +225,7 @@ fn row(role: &'static str, spec: Spec, runs: &[&Run], ratios: &[Ratio]) -> Row {
     let verdict = verdict(
         spec.expect,
         welch.as_ref(),
-        ratio.map(|r| r.ratio),
+        (off_mean, on_mean),
         wilcoxon.as_ref(),
         equiv_pct,
     );
