@@ -102,7 +102,7 @@ fn meta_str(s: &Summary, k: &str) -> Option<String> {
 /// What a clock name means, for the header.
 pub fn clock_note(clock: &str) -> &'static str {
     match clock {
-        "tcg" => "multi-threaded TCG: guest time follows the host's clock, so load on the host is noise",
+        "tcg" => "TCG (tcg_threads in the meta line: single or multi): guest time follows the host's clock, so load on the host is noise",
         "icount" => "QEMU -icount shift=0,sleep=off: guest time counts instructions, independent of host load",
         "kvm" => "KVM: guest time is host time",
         _ => "unknown",
