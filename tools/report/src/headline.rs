@@ -367,6 +367,23 @@ interval of the ratio of the means; p: Welch's two-sample t-test on the mean's s
 for Hmean), which decides significance here and in the detail tables, then the paired t-test \
 and Wilcoxon's signed-rank test of the same iterations' pairs)";
 
+/// The columns of both renderings, in the order of [`cells`]: the text
+/// table's heading and the reStructuredText one's.
+const COLUMNS: [(&str, &str); 12] = [
+    ("case", "case"),
+    ("role", "role"),
+    ("measure (expect)", "measure (expect)"),
+    ("mean", "mean"),
+    ("off", "off"),
+    ("on", "on"),
+    ("diff", "diff"),
+    ("95% CI", "95% CI"),
+    ("p", "p (Welch)"),
+    ("p pair", "p (paired t)"),
+    ("p rank", "p (Wilcoxon)"),
+    ("reproduced", "reproduced"),
+];
+
 /// One row's cells, in the order of both renderings' columns.
 fn cells(c: &Case, r: &Row) -> [String; 12] {
     [
@@ -401,20 +418,10 @@ pub fn render_text(cases: &[Case], meta: &serde_json::Map<String, Value>) -> Str
     if let Some(f) = floor_line(meta) {
         let _ = writeln!(o, "{f}");
     }
+    let [case, role, m, kind, off, on, diff, ci, pw, pp, pr, verdict] = COLUMNS.map(|(t, _)| t);
     let _ = writeln!(
         o,
-        "\n{:<16} {:<8} {:<40} {:<5} {:>10} {:>10} {:>8} {:>18} {:>8} {:>8} {:>8}  reproduced",
-        "case",
-        "role",
-        "measure (expect)",
-        "mean",
-        "off",
-        "on",
-        "diff",
-        "95% CI",
-        "p",
-        "p pair",
-        "p rank"
+        "\n{case:<16} {role:<8} {m:<40} {kind:<5} {off:>10} {on:>10} {diff:>8} {ci:>18} {pw:>8} {pp:>8} {pr:>8}  {verdict}"
     );
     for c in cases {
         for r in &c.rows {
@@ -450,20 +457,7 @@ pub fn render_rst(cases: &[Case], meta: &serde_json::Map<String, Value>) -> Stri
         let _ = writeln!(o, "{f}.\n");
     }
     let _ = writeln!(o, ".. list-table::\n   :header-rows: 1\n");
-    let head = [
-        "case",
-        "role",
-        "measure (expect)",
-        "mean",
-        "off",
-        "on",
-        "diff",
-        "95% CI",
-        "p (Welch)",
-        "p (paired t)",
-        "p (Wilcoxon)",
-        "reproduced",
-    ];
+    let head = COLUMNS.map(|(_, rst)| rst);
     let cell = |o: &mut String, first: bool, s: &str| {
         let s = if s.is_empty() { "\\ " } else { s };
         let _ = writeln!(o, "   {} - {}", if first { "*" } else { " " }, s);
