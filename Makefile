@@ -42,7 +42,9 @@
 #                debug assertions) in .../obj-debug
 #   make run:    CASES=a,b  ITERATIONS=n  DURATION=s  ICOUNT=1 (virtual
 #                clock)  QUICK=1 (smoke test)  SEED=1 (the seeds' long
-#                settings, ~15 min)  OUT=dir (default
+#                settings, ~15 min)  POLICY=dir (a policy module's A/B:
+#                against the built-in, against stock C, its divergence;
+#                Documentation/policy-modules.rst)  OUT=dir (default
 #                $(BUILD)/results/<timestamp>); its own topology (two
 #                LLCs of 4, two nodes) unless TOPOLOGY is given
 #   STRESS_SECONDS=N  length of each stress selftest (make stress: 300)
@@ -188,10 +190,15 @@ EXPERIMENT = $(OVERLAY)/tools/experiment --kernel $(O)/vmlinux \
 		$(if $(CASES),--cases $(CASES)) $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
 		$(if $(DURATION),--duration $(DURATION)) $(if $(filter 1,$(ICOUNT)),--icount) \
 		$(if $(filter 1,$(QUICK)),--quick) $(if $(filter 1,$(SEED)),--seed-settings) \
-		$(if $(OUT),--out $(OUT))
+		$(if $(OUT),--out $(OUT)) $(if $(RUN_POLICY),--policy $(RUN_POLICY))
+# make run POLICY=dir: that policy module's A/B (its three cases alone,
+# unless CASES names others too).
+RUN_POLICY = $(if $(filter-out file,$(origin POLICY)),$(POLICY))
 run:
+	@test $(words $(RUN_POLICY)) -le 1 || { echo "make run: one POLICY=dir at a time" >&2; exit 2; }
 	@$(EXPERIMENT) --check
 	@$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile kernel guest
+	@$(if $(RUN_POLICY),$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile policy POLICY=$(RUN_POLICY) >/dev/null)
 	@$(EXPERIMENT)
 
 # The scale sweep: serialize_due and ilb_util at 8, 16, 32 and 64 vCPUs
