@@ -26,6 +26,8 @@
 #                LOAD=1 (tools/live) loads modules without a reboot
 #   make deps | tree | config | kernel | guest   install, unpack+patch, configure, build
 #   make clippy | checkpatch | rustfmt | host-test | docs
+#   make data-status   which committed datasets were measured on this tree's
+#                kernel (make test prints it); make data-check fails on the others
 #   make config-off [OFF=RUST|JUMP_LABEL|+NAME] [OFF_TARGETS=vmlinux]   build with an option off (+: on)
 #
 # Inputs (all optional):
@@ -109,7 +111,7 @@ RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
 
 .PHONY: all deps tree config kernel guest run scale show shell exec vng test stress \
 	host-test clippy rustfmt checkpatch config-off series series-check docs vng-kernel \
-	clean help jump-label-race vng-test policy live
+	clean help jump-label-race vng-test policy live data-status data-check
 all: kernel guest
 
 help:
@@ -124,9 +126,13 @@ tree: deps
 config: tree
 	@$(OVERLAY)/tools/mkconfig $(KSRC) $(O) $(FRAGMENTS)
 
+# The object directory records the kernel inputs id the build started
+# from (tools/provenance.py), which a measurement of its vmlinux records.
+PROVENANCE = python3 $(OVERLAY)/tools/provenance.py
 kernel: config
 	@echo "  KBUILD  $(O)/vmlinux"
-	@$(KMAKE) vmlinux modules modules_prepare
+	@inputs=$$($(PROVENANCE) inputs) && $(KMAKE) vmlinux modules modules_prepare && \
+		$(PROVENANCE) stamp $(O) $$inputs
 
 guest: tree
 	@$(OVERLAY)/tools/mkinitramfs $(OVERLAY) $(KSRC) $(GUEST)
@@ -281,6 +287,12 @@ series-check: series guest
 docs:
 	@sphinx-build -q -E -a -W --keep-going -b html $(OVERLAY)/Documentation $(BUILD)/docs
 	@echo "  DOCS    $(BUILD)/docs/index.html"
+
+# The committed datasets against this tree's kernel (tools/data-status).
+data-status:
+	@$(OVERLAY)/tools/data-status
+data-check:
+	@$(OVERLAY)/tools/data-status --strict
 
 clippy: config
 	@$(KMAKE) CLIPPY=1 kernel/sched/rust_lb/ rust/
