@@ -360,6 +360,64 @@ pub fn floor_line(meta: &serde_json::Map<String, Value>) -> Option<String> {
     ))
 }
 
+/// The host line: what other work took of the host's CPUs during the
+/// runs (tools/experiment's per-run record), beside the floor, so that a
+/// reader sees how quiet the host was; for runs without that record, the
+/// host's load average when the experiment started.
+pub fn host_line(inp: &Input) -> String {
+    let shares: Vec<f64> = inp
+        .runs
+        .iter()
+        .chain(&inp.discarded)
+        .filter_map(|r| r.host.as_ref().map(|h| h.share * 100.0))
+        .collect();
+    if shares.is_empty() {
+        let load = inp
+            .meta
+            .get("host_loadavg")
+            .and_then(Value::as_array)
+            .and_then(|l| l.first())
+            .and_then(Value::as_str)
+            .unwrap_or("?");
+        return format!(
+            "host: no per-run record of its other work (taken before it was recorded); \
+             1-minute load average {load} at the start"
+        );
+    }
+    let mean = shares.iter().sum::<f64>() / shares.len() as f64;
+    let max = shares.iter().copied().fold(0.0, f64::max);
+    let limit = inp
+        .meta
+        .get("host_share_limit")
+        .and_then(Value::as_f64)
+        .map_or("no limit".to_string(), |l| format!("limit {}%", num(Some(l * 100.0))));
+    let kept = inp
+        .runs
+        .iter()
+        .filter(|r| r.host.as_ref().is_some_and(|h| h.verdict == "busy"))
+        .count();
+    let steal: Vec<f64> = inp
+        .runs
+        .iter()
+        .filter_map(|r| r.host.as_ref()?.steal_share.map(|s| s * 100.0))
+        .collect();
+    let steal = if steal.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; the hypervisor below it took {}% on average (steal)",
+            num(Some(steal.iter().sum::<f64>() / steal.len() as f64))
+        )
+    };
+    format!(
+        "host: other work took {}% of its CPU time during a run on average, {}% at most \
+         ({limit}; {} runs run again, {kept} kept above it){steal}",
+        num(Some(mean)),
+        num(Some(max)),
+        inp.discarded.len()
+    )
+}
+
 /// What the columns are, above both renderings.
 const LEGEND: &str = "(mean of the runs of each state: Hmean (harmonic) for rates, Amean \
 (arithmetic) otherwise, as in the detail tables; diff = on / off - 1 with Fieller's 95% \
@@ -408,7 +466,8 @@ fn runs(c: &Case) -> (usize, usize) {
 }
 
 /// The headline as text, the first table of the report.
-pub fn render_text(cases: &[Case], meta: &serde_json::Map<String, Value>) -> String {
+pub fn render_text(cases: &[Case], inp: &Input) -> String {
+    let meta = &inp.meta;
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -418,6 +477,7 @@ pub fn render_text(cases: &[Case], meta: &serde_json::Map<String, Value>) -> Str
     if let Some(f) = floor_line(meta) {
         let _ = writeln!(o, "{f}");
     }
+    let _ = writeln!(o, "{}", host_line(inp));
     let [case, role, m, kind, off, on, diff, ci, pw, pp, pr, verdict] = COLUMNS.map(|(t, _)| t);
     let _ = writeln!(
         o,
@@ -442,7 +502,8 @@ pub fn render_text(cases: &[Case], meta: &serde_json::Map<String, Value>) -> Str
 }
 
 /// The headline as reStructuredText (Documentation/results.rst includes it).
-pub fn render_rst(cases: &[Case], meta: &serde_json::Map<String, Value>) -> String {
+pub fn render_rst(cases: &[Case], inp: &Input) -> String {
+    let meta = &inp.meta;
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -456,6 +517,7 @@ pub fn render_rst(cases: &[Case], meta: &serde_json::Map<String, Value>) -> Stri
     if let Some(f) = floor_line(meta) {
         let _ = writeln!(o, "{f}.\n");
     }
+    let _ = writeln!(o, "{}.\n", host_line(inp));
     let _ = writeln!(o, ".. list-table::\n   :header-rows: 1\n");
     let head = COLUMNS.map(|(_, rst)| rst);
     let cell = |o: &mut String, first: bool, s: &str| {
@@ -663,9 +725,9 @@ mod tests {
             .collect();
         let inp = input("w p99 -", "w a -", &clear);
         let h = headline(&inp, &[]);
-        let t = render_text(&h, &inp.meta);
+        let t = render_text(&h, &inp);
         assert!(t.contains("effect") && t.contains("w p99 -") && t.contains("claim: x"));
-        let r = render_rst(&h, &inp.meta);
+        let r = render_rst(&h, &inp);
         assert!(r.contains(".. list-table::") && r.contains("``w a -``"));
     }
 }

@@ -37,6 +37,23 @@ pub struct Run {
     /// the first llc_spread run of each state): time in s, then one count
     /// per CPU.
     pub occupancy: Vec<Vec<f64>>,
+    /// What the host's CPUs did apart from running the guest during the
+    /// run, as tools/experiment measured it (`"host":{...}`), if it did.
+    pub host: Option<Host>,
+}
+
+/// The host's side of a run (tools/experiment's `HostMeter`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Host {
+    /// CPU time of other work over the run's wall time times the host's
+    /// CPUs.
+    pub share: f64,
+    /// The time the hypervisor below the host gave its CPUs to others
+    /// (steal), over the same.
+    pub steal_share: Option<f64>,
+    /// `keep`, `busy` (above the limit, kept after the last repeat) or
+    /// `redo` (above the limit and run again: not a result).
+    pub verdict: String,
 }
 
 /// A whole results file.
@@ -46,7 +63,11 @@ pub struct Input {
     pub meta: Map<String, Value>,
     /// The `{"end":{...}}` line, if any.
     pub end: Option<Value>,
+    /// The runs, less those the host had run again.
     pub runs: Vec<Run>,
+    /// The runs the host had run again because it was busy with other work
+    /// during them: recorded, never part of a result.
+    pub discarded: Vec<Run>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -144,6 +165,13 @@ fn parse_run(o: &Map<String, Value>) -> Result<Run, String> {
                     .collect()
             })
             .unwrap_or_default(),
+        host: o.get("host").and_then(Value::as_object).and_then(|h| {
+            Some(Host {
+                share: h.get("share")?.as_f64()?,
+                steal_share: h.get("steal_share").and_then(Value::as_f64),
+                verdict: h.get("verdict")?.as_str()?.to_string(),
+            })
+        }),
     })
 }
 
@@ -177,7 +205,12 @@ pub fn parse(text: &str) -> Result<Input, ParseError> {
         } else if let Some(e) = o.get("end") {
             input.end = Some(e.clone());
         } else if o.contains_key("case") {
-            input.runs.push(parse_run(o).map_err(err)?);
+            let run = parse_run(o).map_err(err)?;
+            if run.host.as_ref().is_some_and(|h| h.verdict == "redo") {
+                input.discarded.push(run);
+            } else {
+                input.runs.push(run);
+            }
         } else {
             return Err(err(
                 "neither a run (\"case\") nor \"meta\" nor \"end\"".into()
@@ -247,6 +280,22 @@ RESULT {"end":{"runs":2,"failed":1,"elapsed_s":3.2}}
         assert_eq!(e.msg, "not a JSON object");
         let e = parse("RESULT {\"x\":1}").unwrap_err();
         assert!(e.msg.starts_with("neither"), "{}", e.msg);
+    }
+
+    #[test]
+    fn runs_the_host_had_run_again_are_set_apart() {
+        let run = |verdict: &str, p50: f64| {
+            format!(
+                r#"RESULT {{"case":"c","feature":"F","state":"on","iter":1,"workload":"w","metrics":{{"p50":{p50}}},"host":{{"wall_s":2.0,"other_cpu_s":0.8,"share":0.2,"verdict":"{verdict}"}}}}"#
+            )
+        };
+        let inp = parse(&[run("redo", 9.0), run("busy", 1.0), SAMPLE.into()].join("\n")).unwrap();
+        assert_eq!(inp.discarded.len(), 1);
+        assert_eq!(inp.discarded[0].metrics["p50"], 9.0);
+        assert_eq!(inp.runs.len(), 3);
+        let h = inp.runs[0].host.as_ref().unwrap();
+        assert_eq!((h.share, h.verdict.as_str()), (0.2, "busy"));
+        assert_eq!(inp.runs[1].host, None, "a run without the host's record");
     }
 
     #[test]

@@ -137,12 +137,12 @@ fn run(a: &Args) -> Result<(), String> {
     let head = headline::headline(&inp, &ratios);
     let mut table = String::new();
     if !head.is_empty() {
-        table += &headline::render_text(&head, &inp.meta);
+        table += &headline::render_text(&head, &inp);
         table.push('\n');
     }
     table += &render(&s, a.view);
     if let Some(rst) = &a.rst {
-        std::fs::write(rst, headline::render_rst(&head, &inp.meta))
+        std::fs::write(rst, headline::render_rst(&head, &inp))
             .map_err(|e| format!("{}: {e}", rst.display()))?;
     }
     if !a.quiet {
