@@ -390,7 +390,9 @@ pub fn host_line(inp: &Input) -> String {
         .meta
         .get("host_share_limit")
         .and_then(Value::as_f64)
-        .map_or("no limit".to_string(), |l| format!("limit {}%", num(Some(l * 100.0))));
+        .map_or("no limit".to_string(), |l| {
+            format!("limit {}%", num(Some(l * 100.0)))
+        });
     let kept = inp
         .runs
         .iter()

@@ -7,6 +7,7 @@ pub mod headline;
 pub mod input;
 pub mod plot;
 pub mod plot_runs;
+pub mod schedstat;
 pub mod stats;
 pub mod summary;
 pub mod table;

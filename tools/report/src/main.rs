@@ -32,7 +32,10 @@ second of run (or per run) beside them.
                  DIR/latency-CASE-WORKLOAD.png, DIR/counters-CASE-WORKLOAD.png
                  DIR/cdf-CASE-WORKLOAD.png (latency CDFs from the
                  workload's histogram, schbench) and DIR/occupancy-CASE.png
-                 (per-CPU runnable tasks over one run in each state)
+                 (per-CPU runnable tasks over one run in each state);
+                 with schedstat.jsonl beside the results (each run's raw
+                 /proc/schedstat before and after it), DIR/schedstat.txt:
+                 the deltas per state under perf sched stats' names
   --font TTF     font for the plots' text (default
                  /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf, package
                  fonts-dejavu-core); missing: plots without text
@@ -161,6 +164,15 @@ fn run(a: &Args) -> Result<(), String> {
     json["headline"] = serde_json::to_value(&head).map_err(|e| e.to_string())?;
     let json = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
     write("report.json", &(json + "\n"))?;
+    // The raw /proc/schedstat of each run, if tools/experiment kept it.
+    let raw = a.input.with_file_name("schedstat.jsonl");
+    if a.input.as_os_str() != "-" && raw.exists() {
+        let text = std::fs::read_to_string(&raw).map_err(|e| format!("{}: {e}", raw.display()))?;
+        write(
+            "schedstat.txt",
+            &report::schedstat::render(&text).map_err(|e| format!("{}: {e}", raw.display()))?,
+        )?;
+    }
     if a.plots {
         let text = plot::load_font(&a.font);
         if !text {
