@@ -131,7 +131,8 @@ config: tree
 PROVENANCE = python3 $(OVERLAY)/tools/provenance.py
 kernel: config
 	@echo "  KBUILD  $(O)/vmlinux"
-	@inputs=$$($(PROVENANCE) inputs) && $(KMAKE) vmlinux modules modules_prepare && \
+	@rm -f $(O)/sched-rust-lb-inputs; inputs=$$($(PROVENANCE) inputs) && \
+		$(KMAKE) vmlinux modules modules_prepare && \
 		$(PROVENANCE) stamp $(O) $$inputs
 
 guest: tree

@@ -27,7 +27,7 @@ import sys
 
 # What a kernel of this project is built from (paths of the overlay).
 KERNEL_INPUTS = ("Kbuild", ".config.fragment", "kernel-patches/", "rust/",
-                 "tools/mkconfig", "tools/prepare-tree")
+                 "tools/config/", "tools/mkconfig", "tools/prepare-tree")
 # ... less what is built out of tree against it.
 NOT_KERNEL = ("rust/policies/",)
 # Written beside vmlinux by make kernel.
@@ -109,8 +109,12 @@ def run_inputs(overlay, meta):
     before ids were recorded, the id of its commit if its tree was clean.
     Returns (id or None, how it is known, the run's commit or None)."""
     commit = meta.get("git_commit")
-    if meta.get("kernel_inputs"):
-        return meta["kernel_inputs"], "recorded", commit
+    if "kernel_inputs" in meta:
+        # Recorded, or None: a kernel make kernel did not stamp, whose
+        # inputs the measuring checkout's commit does not tell.
+        if meta["kernel_inputs"]:
+            return meta["kernel_inputs"], "recorded", commit
+        return None, "its kernel carried no kernel inputs stamp", commit
     if commit and meta.get("git_dirty") is False:
         try:
             return kernel_inputs(overlay, commit), f"of its clean commit {commit[:7]}", commit

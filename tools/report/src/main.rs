@@ -164,14 +164,17 @@ fn run(a: &Args) -> Result<(), String> {
     json["headline"] = serde_json::to_value(&head).map_err(|e| e.to_string())?;
     let json = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
     write("report.json", &(json + "\n"))?;
-    // The raw /proc/schedstat of each run, if tools/experiment kept it.
+    // The raw /proc/schedstat of each run, if tools/experiment kept it: a
+    // side table, so a file it cannot read is a warning, not a failure.
     let raw = a.input.with_file_name("schedstat.jsonl");
     if a.input.as_os_str() != "-" && raw.exists() {
-        let text = std::fs::read_to_string(&raw).map_err(|e| format!("{}: {e}", raw.display()))?;
-        write(
-            "schedstat.txt",
-            &report::schedstat::render(&text).map_err(|e| format!("{}: {e}", raw.display()))?,
-        )?;
+        match std::fs::read_to_string(&raw)
+            .map_err(|e| e.to_string())
+            .and_then(|t| report::schedstat::render(&t))
+        {
+            Ok(t) => write("schedstat.txt", &t)?,
+            Err(e) => eprintln!("report: warning: {}: {e}: no schedstat.txt", raw.display()),
+        }
     }
     if a.plots {
         let text = plot::load_font(&a.font);

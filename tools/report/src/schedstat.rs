@@ -253,7 +253,9 @@ pub fn render(text: &str) -> Result<String, String> {
                 }
             }
         }
-        let levels: Vec<u32> = level[0].keys().copied().collect();
+        let mut levels: Vec<u32> = level[0].keys().chain(level[1].keys()).copied().collect();
+        levels.sort_unstable();
+        levels.dedup();
         let _ = write!(o, "\n{:<20}", "domain (all CPUs)");
         for l in &levels {
             let _ = write!(o, " {:>12} {:>12}", format!("domain{l} off"), "on");
