@@ -367,9 +367,8 @@ pub(crate) fn serialize_try<const ASK: bool>(due: bool, serialize_due: bool) -> 
     let input = math::Serialize { serialize_due, due };
     let attempt =
         ask::<ASK, _>(|| decide::serialize_try(|| input)).unwrap_or_else(|| input.builtin());
-    if attempt {
-        count!(serialize_attempts);
-    } else {
+    // The attempts themselves are counted at the atomic, in C.
+    if !attempt {
         count!(serialize_skipped_not_due);
     }
     attempt

@@ -38,8 +38,9 @@ RUST_LB_COUNTER(llc_imbalance_by_tasks)
 RUST_LB_COUNTER(llc_imbalance_by_util)
 RUST_LB_COUNTER(idle_cpus_underflow_avoided)
 
-/* SERIALIZE_DUE */
+/* SERIALIZE_DUE and SERIALIZE_RQ: attempts counted at the atomic */
 RUST_LB_COUNTER(serialize_attempts)
+RUST_LB_COUNTER(serialize_newidle_attempts)
 RUST_LB_COUNTER(serialize_skipped_not_due)
 RUST_LB_COUNTER(serialize_contended)
 RUST_LB_COUNTER(serialize_due)
