@@ -15,6 +15,13 @@
  *   4. Optionally it nanosleeps -S usec, then starts the next round, until
  *      the end of the measurement window.  Then it posts EXIT to its workers.
  *
+ *   The waker's side: the message thread reads the clock again when each
+ *   FUTEX_WAKE returns, so the time it spent in the wakeup (the syscall,
+ *   try_to_wake_up() and whatever that does on the waker's CPU) is
+ *   known per wakeup.  Under QEMU's -icount shift=0 the guest's clock
+ *   counts instructions, one per nanosecond: waker_ns is then the
+ *   instructions the waker executes per wakeup.
+ *
  *   A worker FUTEX_WAITs on its own state word while the word is IDLE.  Its
  *   first clock_gettime after leaving the wait is the "running" time:
  *      wakeup latency  = running time - w->wake_ns
@@ -105,6 +112,8 @@ struct msg_thread {
 	uint32_t pending;		/* futex word: workers still busy */
 	struct worker *workers;
 	uint64_t rounds;
+	uint64_t wake_calls;		/* FUTEX_WAKEs of a worker in the window */
+	uint64_t wake_call_ns;		/* their summed duration */
 	pthread_t tid;
 } __aligned(64);
 
@@ -170,10 +179,16 @@ static void *msg_fn(void *arg)
 		__atomic_store_n(&m->pending, cfg.nworkers, __ATOMIC_RELAXED);
 		for (i = 0; i < cfg.nworkers; i++) {
 			struct worker *w = &m->workers[i];
+			uint64_t posted = now_ns(), woken;
 
-			__atomic_store_n(&w->wake_ns, now_ns(), __ATOMIC_RELAXED);
+			__atomic_store_n(&w->wake_ns, posted, __ATOMIC_RELAXED);
 			__atomic_store_n(&w->state, W_POSTED, __ATOMIC_RELEASE);
 			futex_wake(&w->state, 1);
+			woken = now_ns();
+			if (posted >= cfg.measure_start && posted < cfg.measure_end) {
+				m->wake_calls++;
+				m->wake_call_ns += woken - posted;
+			}
 		}
 		while ((p = __atomic_load_n(&m->pending, __ATOMIC_ACQUIRE)) != 0)
 			futex_wait(&m->pending, p);
@@ -234,9 +249,9 @@ int main(int argc, char **argv)
 	struct hist *hists, wake_all, req_all;
 	struct hist_pct wake_pct[NPCT], req_pct[NPCT];
 	pthread_attr_t attr;
-	uint64_t start, requests = 0, nthreads;
+	uint64_t start, requests = 0, nthreads, wake_calls = 0, wake_call_ns = 0;
 	unsigned int i, j;
-	double rps;
+	double rps, waker_ns;
 	int opt, err;
 
 	while ((opt = getopt(argc, argv, "m:t:r:w:s:S:jh")) != -1) {
@@ -329,6 +344,8 @@ int main(int argc, char **argv)
 		err = pthread_join(msgs[i].tid, NULL);
 		if (err)
 			die_err("pthread_join", err);
+		wake_calls += msgs[i].wake_calls;
+		wake_call_ns += msgs[i].wake_call_ns;
 	}
 	for (i = 0; i < nthreads; i++) {
 		err = pthread_join(workers[i].tid, NULL);
@@ -348,6 +365,7 @@ int main(int argc, char **argv)
 	hist_percentiles(&wake_all, pct_list, NPCT, wake_pct);
 	hist_percentiles(&req_all, pct_list, NPCT, req_pct);
 	rps = (double)requests / cfg.runtime_s;
+	waker_ns = wake_calls ? (double)wake_call_ns / (double)wake_calls : 0;
 
 	fprintf(stdout,
 		"wakelat: %u message threads, %u workers each, think %llu usec, round sleep %llu usec, warmup %g s\n",
@@ -356,15 +374,17 @@ int main(int argc, char **argv)
 	print_hist("Wakeup Latencies", &wake_all, wake_pct);
 	print_hist("Request Latencies", &req_all, req_pct);
 	printf("average rps: %.1f\n", rps);
+	printf("waker: %.1f ns per FUTEX_WAKE (%llu wakeups)\n", waker_ns,
+	       (unsigned long long)wake_calls);
 
 	if (cfg.json)
 		fprintf(stdout,
-			"{\"bench\":\"wakelat\",\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"min\":%.1f,\"max\":%.1f,\"samples\":%llu,\"rps\":%.1f,\"req_p50\":%.1f,\"req_p99\":%.1f,\"message_threads\":%u,\"workers\":%u,\"think_us\":%llu,\"runtime_s\":%g}\n",
+			"{\"bench\":\"wakelat\",\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"min\":%.1f,\"max\":%.1f,\"samples\":%llu,\"rps\":%.1f,\"req_p50\":%.1f,\"req_p99\":%.1f,\"waker_ns\":%.1f,\"message_threads\":%u,\"workers\":%u,\"think_us\":%llu,\"runtime_s\":%g}\n",
 			to_us(wake_pct[0].ns), to_us(wake_pct[1].ns),
 			to_us(wake_pct[2].ns), to_us(wake_pct[3].ns),
 			to_us(wake_all.count ? wake_all.min : 0), to_us(wake_all.max),
 			(unsigned long long)wake_all.count, rps,
-			to_us(req_pct[0].ns), to_us(req_pct[2].ns),
+			to_us(req_pct[0].ns), to_us(req_pct[2].ns), waker_ns,
 			cfg.nmsg, cfg.nworkers,
 			(unsigned long long)(cfg.think_ns / 1000), cfg.runtime_s);
 

@@ -104,7 +104,8 @@ pub struct Row {
 /// The unit of what `run_value()` returns for `metric`: a ratio of two
 /// counters, a counter per second of run, or a workload's field, named by
 /// the convention of the workloads' JSON lines (`*_s` seconds, `p50`..`p999`
-/// wakeup-latency percentiles in microseconds, `rps`/`tps`/`*_per_s` rates).
+/// wakeup-latency percentiles in microseconds, `*_ns` nanoseconds,
+/// `rps`/`tps`/`*_per_s` rates).
 pub fn unit(metric: &str, ratios: &[Ratio]) -> String {
     if let Some(q) = ratios.iter().find(|q| q.name == metric) {
         return format!("{} per {}", q.num, q.den);
@@ -116,6 +117,7 @@ pub fn unit(metric: &str, ratios: &[Ratio]) -> String {
         "rps" => "requests/s".into(),
         "tps" => "transactions/s".into(),
         _ if percentile || metric.ends_with("_us") => "µs".into(),
+        _ if metric.ends_with("_ns") => "ns".into(),
         _ if metric.ends_with("_per_s") => "per s".into(),
         _ if metric.ends_with("_s") => "s".into(),
         _ if metric.starts_with("kstat.max_") => "level".into(),

@@ -96,6 +96,7 @@ const ORDER: &[&str] = &[
     "max",
     "req_p50",
     "req_p99",
+    "waker_ns",
     "rps",
     "time_s",
     "tps",
