@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,29 @@ static inline double parse_double(int opt, const char *s, double min, double max
 	if (errno || end == s || *end || !(v >= min && v <= max))
 		bad_arg(opt, s);
 	return v;
+}
+
+/* A microseconds option (min..max us), in nanoseconds. */
+static inline uint64_t parse_usec(int opt, const char *s, long min, long max)
+{
+	return 1000ULL * (uint64_t)parse_long(opt, s, min, max);
+}
+
+/*
+ * The getopt options every workload shares, for the default case of its
+ * switch: -j sets *json (one JSON line at the end; a workload without it
+ * passes NULL and leaves 'j' out of its option string), -h prints the
+ * usage on stdout and exits 0, anything else is a usage error (usage on
+ * stderr, exit 2).  Returns only for -j.
+ */
+static inline void common_opt(int opt, bool *json)
+{
+	if (opt == 'j' && json) {
+		*json = true;
+		return;
+	}
+	print_usage(opt == 'h' ? stdout : stderr);
+	exit(opt == 'h' ? 0 : 2);
 }
 
 /* After getopt: any operand left is an error (usage, exit 2). */

@@ -138,20 +138,14 @@ int main(int argc, char **argv)
 			cfg.pairs = (unsigned int)parse_long(opt, optarg, 1, 4096);
 			break;
 		case 'u':
-			cfg.work_ns = 1000ULL * (uint64_t)parse_long(opt, optarg, 0, 10000000);
+			cfg.work_ns = parse_usec(opt, optarg, 0, 10000000);
 			break;
 		case 'r':
 			cfg.runtime_s = parse_double(opt, optarg, 0.001, 86400);
 			break;
-		case 'j':
-			cfg.json = true;
-			break;
-		case 'h':
-			print_usage(stdout);
-			return 0;
 		default:
-			print_usage(stderr);
-			return 2;
+			common_opt(opt, &cfg.json);
+			break;
 		}
 	}
 	no_operands(argc, argv);

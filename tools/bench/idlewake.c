@@ -93,23 +93,17 @@ int main(int argc, char **argv)
 			cfg.threads = (unsigned int)parse_long(opt, optarg, 1, 4096);
 			break;
 		case 'p':
-			cfg.sleep_ns = 1000ULL * (uint64_t)parse_long(opt, optarg, 1, 10000000);
+			cfg.sleep_ns = parse_usec(opt, optarg, 1, 10000000);
 			break;
 		case 'u':
-			cfg.spin_ns = 1000ULL * (uint64_t)parse_long(opt, optarg, 0, 10000000);
+			cfg.spin_ns = parse_usec(opt, optarg, 0, 10000000);
 			break;
 		case 'r':
 			cfg.runtime_s = parse_double(opt, optarg, 0.001, 86400);
 			break;
-		case 'j':
-			cfg.json = true;
-			break;
-		case 'h':
-			print_usage(stdout);
-			return 0;
 		default:
-			print_usage(stderr);
-			return 2;
+			common_opt(opt, &cfg.json);
+			break;
 		}
 	}
 	no_operands(argc, argv);

@@ -249,15 +249,9 @@ int main(int argc, char **argv)
 		case 'W':
 			cfg.timeout_s = (unsigned int)parse_long(opt, optarg, 1, 604800);
 			break;
-		case 'j':
-			cfg.json = true;
-			break;
-		case 'h':
-			print_usage(stdout);
-			return 0;
 		default:
-			print_usage(stderr);
-			return 2;
+			common_opt(opt, &cfg.json);
+			break;
 		}
 	}
 	no_operands(argc, argv);

@@ -503,15 +503,9 @@ static void parse_options(int argc, char **argv)
 		case 'z':
 			cfg.zero_s = parse_double(opt, optarg, 0, MAX_SECONDS);
 			break;
-		case 'j':
-			cfg.json = true;
-			break;
-		case 'h':
-			print_usage(stdout);
-			exit(0);
 		default:
-			print_usage(stderr);
-			exit(2);
+			common_opt(opt, &cfg.json);
+			break;
 		}
 	}
 	no_operands(argc, argv);

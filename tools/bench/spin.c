@@ -73,12 +73,9 @@ int main(int argc, char **argv)
 		case 'i':
 			idle_policy = 1;
 			break;
-		case 'h':
-			print_usage(stdout);
-			return 0;
 		default:
-			print_usage(stderr);
-			return 2;
+			common_opt(opt, NULL);
+			break;
 		}
 	}
 	if (optind != argc || runtime < 0) {

@@ -269,21 +269,14 @@ int main(int argc, char **argv)
 			cfg.warmup_s = parse_double(opt, optarg, 0, 86400);
 			break;
 		case 's':
-			cfg.think_ns = 1000ULL * (uint64_t)parse_long(opt, optarg, 0, 10000000);
+			cfg.think_ns = parse_usec(opt, optarg, 0, 10000000);
 			break;
 		case 'S':
-			cfg.round_sleep_ns = 1000ULL *
-					     (uint64_t)parse_long(opt, optarg, 0, 10000000);
+			cfg.round_sleep_ns = parse_usec(opt, optarg, 0, 10000000);
 			break;
-		case 'j':
-			cfg.json = true;
-			break;
-		case 'h':
-			print_usage(stdout);
-			return 0;
 		default:
-			print_usage(stderr);
-			return 2;
+			common_opt(opt, &cfg.json);
+			break;
 		}
 	}
 	no_operands(argc, argv);
