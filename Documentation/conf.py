@@ -5,6 +5,10 @@ project = "sched-rust-lb"
 copyright = "The sched-rust-lb authors"
 master_doc = "index"
 exclude_patterns = ["data"]
-extensions = []
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+extensions = ["casetable"]
 html_theme = "alabaster"
 highlight_language = "none"
