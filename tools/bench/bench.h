@@ -7,6 +7,11 @@
  * printed by the option-parsing helpers).  Everything is static inline so a
  * program that does not use a helper gets no "defined but not used" warning.
  *
+ * The shape of a workload's main(): a table of its options for
+ * parse_options(), a watchdog(), its threads started with thread_start()
+ * and reaped with thread_join(), then its text lines and, with -j, one
+ * json_line().
+ *
  * The watchdog message is PROG ": watchdog expired, run did not finish\n"
  * unless the program defines BENCH_WATCHDOG_MSG first.
  */
@@ -18,14 +23,18 @@
 #endif
 #include <errno.h>
 #include <float.h>
+#include <getopt.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,6 +50,16 @@
 #ifndef __aligned
 #define __aligned(x) __attribute__\
 ((aligned(x)))
+#endif
+
+#ifndef __printf
+#define __printf(a, b) __attribute__\
+((format(printf, a, b)))
+#endif
+
+#ifndef __noreturn
+#define __noreturn __attribute__\
+((noreturn))
 #endif
 
 #ifndef ARRAY_SIZE
@@ -69,11 +88,24 @@ static inline void die_err(const char *what, int err)
 
 /* ---- options ----------------------------------------------------------- */
 
-static inline void bad_arg(int opt, const char *arg)
+/* PROG ": <message>", the usage on stderr, exit 2. */
+static inline void __printf(1, 2) __noreturn
+usage_error(const char *fmt, ...)
 {
-	fprintf(stderr, PROG ": invalid value for -%c: '%s'\n", opt, arg);
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 	print_usage(stderr);
 	exit(2);
+}
+
+static inline void __noreturn bad_arg(int opt, const char *arg)
+{
+	usage_error("invalid value for -%c: '%s'", opt, arg);
 }
 
 static inline long parse_long(int opt, const char *s, long min, long max)
@@ -110,30 +142,127 @@ static inline uint64_t parse_usec(int opt, const char *s, long min, long max)
 }
 
 /*
- * The getopt options every workload shares, for the default case of its
- * switch: -j sets *json (one JSON line at the end; a workload without it
- * passes NULL and leaves 'j' out of its option string), -h prints the
- * usage on stdout and exits 0, anything else is a usage error (usage on
- * stderr, exit 2).  Returns only for -j.
+ * A workload's options, one row each, in getopt order:
+ *
+ *	static const struct bench_opt opts[] = {
+ *		{ OPT_UINT('n', &cfg.threads, 1, 4096) },
+ *		{ OPT_SECONDS('r', &cfg.runtime_s, 0.001, 86400) },
+ *		{ OPT_FLAG('j', &cfg.json) },
+ *	};
+ *
+ * A row may add a long name (getopt_long), e.g.
+ * { OPT_FLAG('j', &cfg.json), .name = "json" }.  -h is always accepted:
+ * the usage on stdout, exit 0 (list { OPT_HELP, .name = "help" } only to
+ * give it a long name).  min and max bound the value as given (usec for
+ * OPT_USEC); an integer option's bounds are whole numbers.
  */
-static inline void common_opt(int opt, bool *json)
+enum bench_opt_kind {
+	OPT_KIND_FLAG,		/* bool, set to true */
+	OPT_KIND_UINT,		/* unsigned int */
+	OPT_KIND_U64,		/* uint64_t, the integer as given */
+	OPT_KIND_USEC,		/* uint64_t: given in usec, stored in ns */
+	OPT_KIND_SECONDS,	/* double, decimals allowed */
+	OPT_KIND_HELP,		/* -h */
+};
+
+struct bench_opt {
+	int opt;			/* the option letter */
+	enum bench_opt_kind kind;
+	union {				/* where the value goes */
+		bool *flag;
+		unsigned int *uint;
+		uint64_t *u64;
+		double *dbl;
+	};
+	double min, max;
+	const char *name;		/* long option name, or NULL */
+};
+
+#define OPT_FLAG(c, p)		.opt = (c), .kind = OPT_KIND_FLAG, .flag = (p)
+#define OPT_UINT(c, p, lo, hi)	.opt = (c), .kind = OPT_KIND_UINT, .uint = (p), \
+				.min = (lo), .max = (hi)
+#define OPT_U64(c, p, lo, hi)	.opt = (c), .kind = OPT_KIND_U64, .u64 = (p), \
+				.min = (lo), .max = (hi)
+#define OPT_USEC(c, p, lo, hi)	.opt = (c), .kind = OPT_KIND_USEC, .u64 = (p), \
+				.min = (lo), .max = (hi)
+#define OPT_SECONDS(c, p, lo, hi) .opt = (c), .kind = OPT_KIND_SECONDS, .dbl = (p), \
+				.min = (lo), .max = (hi)
+#define OPT_HELP		.opt = 'h', .kind = OPT_KIND_HELP
+
+static inline void set_option(const struct bench_opt *o, const char *arg)
 {
-	if (opt == 'j' && json) {
-		*json = true;
-		return;
+	switch (o->kind) {
+	case OPT_KIND_FLAG:
+		*o->flag = true;
+		break;
+	case OPT_KIND_UINT:
+		*o->uint = (unsigned int)parse_long(o->opt, arg, (long)o->min, (long)o->max);
+		break;
+	case OPT_KIND_U64:
+		*o->u64 = (uint64_t)parse_long(o->opt, arg, (long)o->min, (long)o->max);
+		break;
+	case OPT_KIND_USEC:
+		*o->u64 = parse_usec(o->opt, arg, (long)o->min, (long)o->max);
+		break;
+	case OPT_KIND_SECONDS:
+		*o->dbl = parse_double(o->opt, arg, o->min, o->max);
+		break;
+	case OPT_KIND_HELP:
+		break;
 	}
-	print_usage(opt == 'h' ? stdout : stderr);
-	exit(opt == 'h' ? 0 : 2);
 }
 
-/* After getopt: any operand left is an error (usage, exit 2). */
+/*
+ * getopt (getopt_long if a row has a long name) over @opts: stores every
+ * value; -h prints the usage on stdout and exits 0; an unknown option, a
+ * missing or bad value prints the usage on stderr and exits 2.  Operands
+ * are left to the caller (no_operands()).
+ */
+static inline void parse_options(int argc, char **argv,
+				 const struct bench_opt *opts, size_t n)
+{
+	char optstring[2 * n + 2], *s = optstring;
+	struct option longopts[n + 1];
+	size_t i, nlong = 0;
+	bool have_h = false;
+	int c;
+
+	for (i = 0; i < n; i++) {
+		const struct bench_opt *o = &opts[i];
+		bool arg = o->kind != OPT_KIND_FLAG && o->kind != OPT_KIND_HELP;
+
+		*s++ = (char)o->opt;
+		if (arg)
+			*s++ = ':';
+		have_h |= o->opt == 'h';
+		if (o->name)
+			longopts[nlong++] = (struct option){
+				o->name, arg ? required_argument : no_argument, NULL, o->opt,
+			};
+	}
+	if (!have_h)
+		*s++ = 'h';
+	*s = '\0';
+	longopts[nlong] = (struct option){ NULL, 0, NULL, 0 };
+
+	while ((c = nlong ? getopt_long(argc, argv, optstring, longopts, NULL) :
+			    getopt(argc, argv, optstring)) != -1) {
+		for (i = 0; i < n && opts[i].opt != c; i++)
+			;
+		if (i == n || opts[i].kind == OPT_KIND_HELP) {
+			/* -h, or getopt has reported a bad option ('?') */
+			print_usage(c == 'h' ? stdout : stderr);
+			exit(c == 'h' ? 0 : 2);
+		}
+		set_option(&opts[i], optarg);
+	}
+}
+
+/* After parse_options(): any operand left is an error (usage, exit 2). */
 static inline void no_operands(int argc, char **argv)
 {
-	if (optind != argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
-		print_usage(stderr);
-		exit(2);
-	}
+	if (optind != argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
 }
 
 /* ---- time -------------------------------------------------------------- */
@@ -145,6 +274,28 @@ static inline uint64_t now_ns(void)
 	if (clock_gettime(CLOCK_MONOTONIC, &ts))
 		die("clock_gettime");
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Seconds to nanoseconds (truncated), and back. */
+static inline uint64_t s_to_ns(double s)
+{
+	return (uint64_t)(s * 1e9);
+}
+
+static inline double ns_to_s(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* Nanoseconds to microseconds: rounded to an integer, or exact. */
+static inline unsigned long long ns_to_us(uint64_t ns)
+{
+	return (unsigned long long)((ns + 500) / 1000);
+}
+
+static inline double ns_to_usf(uint64_t ns)
+{
+	return (double)ns / 1000.0;
 }
 
 /* Busy-wait until CLOCK_MONOTONIC reaches @deadline (ns). */
@@ -167,6 +318,24 @@ static inline void sleep_ns(uint64_t ns)
 		;
 	if (err)
 		die_err("clock_nanosleep", err);
+}
+
+/* ---- futex ------------------------------------------------------------- */
+
+/* FUTEX_WAIT while *@addr == @val; returns on a wakeup, EAGAIN or EINTR. */
+static inline void futex_wait(uint32_t *addr, uint32_t val)
+{
+	if (syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val,
+		    NULL, NULL, 0) == -1 && errno != EAGAIN && errno != EINTR)
+		die("futex(FUTEX_WAIT)");
+}
+
+/* FUTEX_WAKE up to @nr waiters of @addr. */
+static inline void futex_wake(uint32_t *addr, int nr)
+{
+	if (syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, nr,
+		    NULL, NULL, 0) == -1)
+		die("futex(FUTEX_WAKE)");
 }
 
 /* ---- system ------------------------------------------------------------ */
@@ -196,10 +365,61 @@ static inline void thread_attr_init(pthread_attr_t *attr, size_t stack)
 		die_err("pthread_attr_setstacksize", err);
 }
 
+/* pthread_create; on error dies with "@what: strerror". */
+static inline void thread_start(pthread_t *tid, const pthread_attr_t *attr,
+				void *(*fn)(void *), void *arg, const char *what)
+{
+	int err = pthread_create(tid, attr, fn, arg);
+
+	if (err)
+		die_err(what, err);
+}
+
+/* pthread_join, result ignored; dies on error. */
+static inline void thread_join(pthread_t tid)
+{
+	int err = pthread_join(tid, NULL);
+
+	if (err)
+		die_err("pthread_join", err);
+}
+
+/* @n zeroed @size-byte elements, cache-line aligned; dies with "@what: ...". */
+static inline void *zalloc_aligned(size_t n, size_t size, const char *what)
+{
+	void *p = aligned_alloc(64, size * n);
+
+	if (!p)
+		die(what);
+	memset(p, 0, size * n);
+	return p;
+}
+
 static inline void flush_stdout(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout))
 		die("write stdout");
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+/*
+ * The -j line begins {"bench":"PROG" so that it can be grepped out of a
+ * serial-console log.
+ */
+#define JSON_BEGIN "{\"bench\":\"" PROG "\""
+
+/* One JSON line on @f: JSON_BEGIN "," <@fmt ...> "}\n". */
+static inline void __printf(2, 3)
+json_line(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(JSON_BEGIN ",", f);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputs("}\n", f);
 }
 
 /* ---- watchdog ---------------------------------------------------------- */

@@ -119,6 +119,13 @@ static void print_usage(FILE *f)
 		"  -j     also print one JSON line at the end\n");
 }
 
+static const struct bench_opt opts[] = {
+	{ OPT_UINT('n', &cfg.pairs, 1, 4096) },
+	{ OPT_USEC('u', &cfg.work_ns, 0, 10000000) },
+	{ OPT_SECONDS('r', &cfg.runtime_s, 0.001, 86400) },
+	{ OPT_FLAG('j', &cfg.json) },
+};
+
 int main(int argc, char **argv)
 {
 	struct pair *pairs;
@@ -126,36 +133,16 @@ int main(int argc, char **argv)
 	uint64_t start, total = 0;
 	unsigned int i;
 	double elapsed, tps;
-	int opt, err;
 
 	cfg.pairs = online_cpus() / 2;
 	if (cfg.pairs < 1)
 		cfg.pairs = 1;
-
-	while ((opt = getopt(argc, argv, "n:u:r:jh")) != -1) {
-		switch (opt) {
-		case 'n':
-			cfg.pairs = (unsigned int)parse_long(opt, optarg, 1, 4096);
-			break;
-		case 'u':
-			cfg.work_ns = parse_usec(opt, optarg, 0, 10000000);
-			break;
-		case 'r':
-			cfg.runtime_s = parse_double(opt, optarg, 0.001, 86400);
-			break;
-		default:
-			common_opt(opt, &cfg.json);
-			break;
-		}
-	}
+	parse_options(argc, argv, opts, ARRAY_SIZE(opts));
 	no_operands(argc, argv);
 
 	watchdog((unsigned int)(cfg.runtime_s + 60 + 2 * (double)cfg.work_ns / 1e9));
 
-	pairs = aligned_alloc(64, sizeof(*pairs) * cfg.pairs);
-	if (!pairs)
-		die("aligned_alloc");
-	memset(pairs, 0, sizeof(*pairs) * cfg.pairs);
+	pairs = zalloc_aligned(cfg.pairs, sizeof(*pairs), "aligned_alloc");
 	for (i = 0; i < cfg.pairs; i++)
 		if (pipe(pairs[i].req) || pipe(pairs[i].resp))
 			die("pipe");
@@ -163,25 +150,19 @@ int main(int argc, char **argv)
 	thread_attr_init(&attr, 256 * 1024);
 
 	start = now_ns();
-	cfg.end = start + (uint64_t)(cfg.runtime_s * 1e9);
+	cfg.end = start + s_to_ns(cfg.runtime_s);
 	for (i = 0; i < cfg.pairs; i++) {
-		err = pthread_create(&pairs[i].server, &attr, server_fn, &pairs[i]);
-		if (err)
-			die_err("pthread_create(server)", err);
-		err = pthread_create(&pairs[i].client, &attr, client_fn, &pairs[i]);
-		if (err)
-			die_err("pthread_create(client)", err);
+		thread_start(&pairs[i].server, &attr, server_fn, &pairs[i],
+			     "pthread_create(server)");
+		thread_start(&pairs[i].client, &attr, client_fn, &pairs[i],
+			     "pthread_create(client)");
 	}
 	for (i = 0; i < cfg.pairs; i++) {
-		err = pthread_join(pairs[i].client, NULL);
-		if (err)
-			die_err("pthread_join", err);
-		err = pthread_join(pairs[i].server, NULL);
-		if (err)
-			die_err("pthread_join", err);
+		thread_join(pairs[i].client);
+		thread_join(pairs[i].server);
 		total += pairs[i].transactions;
 	}
-	elapsed = (double)(now_ns() - start) / 1e9;
+	elapsed = ns_to_s(now_ns() - start);
 	alarm(0);
 	pthread_attr_destroy(&attr);
 	for (i = 0; i < cfg.pairs; i++)
@@ -203,10 +184,10 @@ int main(int argc, char **argv)
 	       total ? elapsed * 1e6 * cfg.pairs / (double)total : 0.0);
 	printf("tps: %.1f\n", tps);
 	if (cfg.json)
-		fprintf(stdout,
-			"{\"bench\":\"halfload\",\"tps\":%.1f,\"pairs\":%u,\"transactions\":%llu,\"work_us\":%llu,\"runtime_s\":%.3f}\n",
-			tps, cfg.pairs, (unsigned long long)total,
-			(unsigned long long)(cfg.work_ns / 1000), elapsed);
+		json_line(stdout,
+			  "\"tps\":%.1f,\"pairs\":%u,\"transactions\":%llu,\"work_us\":%llu,\"runtime_s\":%.3f",
+			  tps, cfg.pairs, (unsigned long long)total,
+			  (unsigned long long)(cfg.work_ns / 1000), elapsed);
 	flush_stdout();
 	free(pairs);
 	return 0;

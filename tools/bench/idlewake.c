@@ -76,6 +76,14 @@ static void print_usage(FILE *f)
 		"  -j     also print one JSON line at the end\n");
 }
 
+static const struct bench_opt opts[] = {
+	{ OPT_UINT('n', &cfg.threads, 1, 4096) },
+	{ OPT_USEC('p', &cfg.sleep_ns, 1, 10000000) },
+	{ OPT_USEC('u', &cfg.spin_ns, 0, 10000000) },
+	{ OPT_SECONDS('r', &cfg.runtime_s, 0.001, 86400) },
+	{ OPT_FLAG('j', &cfg.json) },
+};
+
 int main(int argc, char **argv)
 {
 	struct thr *thr;
@@ -83,58 +91,29 @@ int main(int argc, char **argv)
 	uint64_t start, loops = 0, over_sum = 0, over_max = 0;
 	unsigned int i;
 	double elapsed, lps, over_avg_us;
-	int opt, err;
 
 	cfg.threads = online_cpus();
-
-	while ((opt = getopt(argc, argv, "n:p:u:r:jh")) != -1) {
-		switch (opt) {
-		case 'n':
-			cfg.threads = (unsigned int)parse_long(opt, optarg, 1, 4096);
-			break;
-		case 'p':
-			cfg.sleep_ns = parse_usec(opt, optarg, 1, 10000000);
-			break;
-		case 'u':
-			cfg.spin_ns = parse_usec(opt, optarg, 0, 10000000);
-			break;
-		case 'r':
-			cfg.runtime_s = parse_double(opt, optarg, 0.001, 86400);
-			break;
-		default:
-			common_opt(opt, &cfg.json);
-			break;
-		}
-	}
+	parse_options(argc, argv, opts, ARRAY_SIZE(opts));
 	no_operands(argc, argv);
 
 	watchdog((unsigned int)(cfg.runtime_s + 60 +
 				2 * (double)(cfg.sleep_ns + cfg.spin_ns) / 1e9));
 
-	thr = aligned_alloc(64, sizeof(*thr) * cfg.threads);
-	if (!thr)
-		die("aligned_alloc");
-	memset(thr, 0, sizeof(*thr) * cfg.threads);
-
+	thr = zalloc_aligned(cfg.threads, sizeof(*thr), "aligned_alloc");
 	thread_attr_init(&attr, 256 * 1024);
 
 	start = now_ns();
-	cfg.end = start + (uint64_t)(cfg.runtime_s * 1e9);
+	cfg.end = start + s_to_ns(cfg.runtime_s);
+	for (i = 0; i < cfg.threads; i++)
+		thread_start(&thr[i].tid, &attr, thread_fn, &thr[i], "pthread_create");
 	for (i = 0; i < cfg.threads; i++) {
-		err = pthread_create(&thr[i].tid, &attr, thread_fn, &thr[i]);
-		if (err)
-			die_err("pthread_create", err);
-	}
-	for (i = 0; i < cfg.threads; i++) {
-		err = pthread_join(thr[i].tid, NULL);
-		if (err)
-			die_err("pthread_join", err);
+		thread_join(thr[i].tid);
 		loops += thr[i].loops;
 		over_sum += thr[i].oversleep_sum;
 		if (thr[i].oversleep_max > over_max)
 			over_max = thr[i].oversleep_max;
 	}
-	elapsed = (double)(now_ns() - start) / 1e9;
+	elapsed = ns_to_s(now_ns() - start);
 	alarm(0);
 	pthread_attr_destroy(&attr);
 
@@ -149,12 +128,12 @@ int main(int argc, char **argv)
 	       (double)over_max / 1000.0);
 	printf("loops/sec: %.1f\n", lps);
 	if (cfg.json)
-		fprintf(stdout,
-			"{\"bench\":\"idlewake\",\"loops_per_s\":%.1f,\"loops\":%llu,\"threads\":%u,\"sleep_us\":%llu,\"spin_us\":%llu,\"oversleep_avg_us\":%.1f,\"oversleep_max_us\":%.1f,\"runtime_s\":%.3f}\n",
-			lps, (unsigned long long)loops, cfg.threads,
-			(unsigned long long)(cfg.sleep_ns / 1000),
-			(unsigned long long)(cfg.spin_ns / 1000), over_avg_us,
-			(double)over_max / 1000.0, elapsed);
+		json_line(stdout,
+			  "\"loops_per_s\":%.1f,\"loops\":%llu,\"threads\":%u,\"sleep_us\":%llu,\"spin_us\":%llu,\"oversleep_avg_us\":%.1f,\"oversleep_max_us\":%.1f,\"runtime_s\":%.3f",
+			  lps, (unsigned long long)loops, cfg.threads,
+			  (unsigned long long)(cfg.sleep_ns / 1000),
+			  (unsigned long long)(cfg.spin_ns / 1000), over_avg_us,
+			  (double)over_max / 1000.0, elapsed);
 	flush_stdout();
 	free(thr);
 	return 0;

@@ -199,6 +199,16 @@ static void print_usage(FILE *f)
 		"  -j     also print one JSON line at the end\n");
 }
 
+static const struct bench_opt opts[] = {
+	{ OPT_UINT('g', &cfg.groups, 1, 10000) },
+	{ OPT_UINT('f', &cfg.fds, 1, 1000) },
+	{ OPT_UINT('l', &cfg.loops, 1, 100000000) },
+	{ OPT_FLAG('s', &cfg.sockets) },
+	{ OPT_FLAG('T', &cfg.threads) },
+	{ OPT_UINT('W', &cfg.timeout_s, 1, 604800) },
+	{ OPT_FLAG('j', &cfg.json) },
+};
+
 static void raise_nofile(uint64_t need)
 {
 	struct rlimit rl;
@@ -227,41 +237,12 @@ int main(int argc, char **argv)
 	unsigned int g, i;
 	uint64_t t = 0, nready;
 	char c;
-	int opt, err;
 
-	while ((opt = getopt(argc, argv, "g:f:l:sTW:jh")) != -1) {
-		switch (opt) {
-		case 'g':
-			cfg.groups = (unsigned int)parse_long(opt, optarg, 1, 10000);
-			break;
-		case 'f':
-			cfg.fds = (unsigned int)parse_long(opt, optarg, 1, 1000);
-			break;
-		case 'l':
-			cfg.loops = (unsigned int)parse_long(opt, optarg, 1, 100000000);
-			break;
-		case 's':
-			cfg.sockets = true;
-			break;
-		case 'T':
-			cfg.threads = true;
-			break;
-		case 'W':
-			cfg.timeout_s = (unsigned int)parse_long(opt, optarg, 1, 604800);
-			break;
-		default:
-			common_opt(opt, &cfg.json);
-			break;
-		}
-	}
+	parse_options(argc, argv, opts, ARRAY_SIZE(opts));
 	no_operands(argc, argv);
 	ntasks = (uint64_t)cfg.groups * cfg.fds * 2;
-	if (ntasks > 20000) {
-		fprintf(stderr, PROG ": too many tasks (%llu > 20000)\n",
-			(unsigned long long)ntasks);
-		print_usage(stderr);
-		return 2;
-	}
+	if (ntasks > 20000)
+		usage_error("too many tasks (%llu > 20000)", (unsigned long long)ntasks);
 
 	/* Probe the IPC kind before starting anything. */
 	if (cfg.sockets) {
@@ -320,15 +301,13 @@ int main(int argc, char **argv)
 			if (cfg.threads) {
 				if (is_recv) {
 					rargs[base + k].in = gc[k][0];
-					err = pthread_create(&tids[t], &attr, receiver_thread,
-							     &rargs[base + k]);
+					thread_start(&tids[t], &attr, receiver_thread,
+						     &rargs[base + k], "pthread_create");
 				} else {
 					sargs[base + k].out = gout;
-					err = pthread_create(&tids[t], &attr, sender_thread,
-							     &sargs[base + k]);
+					thread_start(&tids[t], &attr, sender_thread,
+						     &sargs[base + k], "pthread_create");
 				}
-				if (err)
-					die_err("pthread_create", err);
 			} else {
 				pid_t pid = fork();
 
@@ -382,11 +361,8 @@ int main(int argc, char **argv)
 		die("write(wakeup)");
 
 	if (cfg.threads) {
-		for (t = 0; t < ntasks; t++) {
-			err = pthread_join(tids[t], NULL);
-			if (err)
-				die_err("pthread_join", err);
-		}
+		for (t = 0; t < ntasks; t++)
+			thread_join(tids[t]);
 	} else {
 		for (t = 0; t < ntasks;) {
 			int status;
@@ -427,13 +403,13 @@ int main(int argc, char **argv)
 	       cfg.threads ? "threaded" : "process",
 	       cfg.groups, cfg.fds, (unsigned long long)ntasks);
 	printf("Each sender will pass %u messages of %d bytes\n", cfg.loops, MSG_SIZE);
-	printf("Time: %.3f\n", (double)(end - start) / 1e9);
+	printf("Time: %.3f\n", ns_to_s(end - start));
 	if (cfg.json)
-		fprintf(stdout,
-			"{\"bench\":\"msgbench\",\"time_s\":%.6f,\"groups\":%u,\"fds\":%u,\"loops\":%u,\"mode\":\"%s\",\"ipc\":\"%s\"}\n",
-			(double)(end - start) / 1e9, cfg.groups, cfg.fds, cfg.loops,
-			cfg.threads ? "thread" : "process",
-			cfg.sockets ? "socket" : "pipe");
+		json_line(stdout,
+			  "\"time_s\":%.6f,\"groups\":%u,\"fds\":%u,\"loops\":%u,\"mode\":\"%s\",\"ipc\":\"%s\"",
+			  ns_to_s(end - start), cfg.groups, cfg.fds, cfg.loops,
+			  cfg.threads ? "thread" : "process",
+			  cfg.sockets ? "socket" : "pipe");
 	flush_stdout();
 	free(children);
 	free(tids);

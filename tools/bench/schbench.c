@@ -60,9 +60,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -70,7 +68,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -146,23 +143,9 @@ static const double pct_list[] = { 50.0, 75.0, 90.0, 95.0, 99.0, 99.5, 99.9 };
 #define NPCT		ARRAY_SIZE(pct_list)
 #define PCT_P99		4		/* starred in the text output */
 
-/* ---- futex ------------------------------------------------------------- */
+/* ---- futex words (futex_wait/futex_wake are bench.h's) ----------------- */
 
 enum { F_BLOCKED = 0, F_RUNNING = 1 };
-
-static void futex_wait(uint32_t *addr, uint32_t val)
-{
-	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, val,
-		    NULL, NULL, 0) == -1 && errno != EAGAIN && errno != EINTR)
-		die("futex(FUTEX_WAIT)");
-}
-
-static void futex_wake(uint32_t *addr)
-{
-	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, 1,
-		    NULL, NULL, 0) == -1)
-		die("futex(FUTEX_WAKE)");
-}
 
 /* Wake the owner of @f if it is (about to be) waiting; no-op otherwise. */
 static void fpost(uint32_t *f)
@@ -171,7 +154,7 @@ static void fpost(uint32_t *f)
 
 	if (__atomic_compare_exchange_n(f, &old, F_RUNNING, false,
 					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-		futex_wake(f);
+		futex_wake(f, 1);
 }
 
 /* Return once @f has been posted, consuming the post. */
@@ -355,16 +338,6 @@ static void *msg_fn(void *arg)
 
 /* ---- reporting --------------------------------------------------------- */
 
-static unsigned long long ns_to_us(uint64_t ns)
-{
-	return (unsigned long long)((ns + 500) / 1000);
-}
-
-static double ns_to_usf(uint64_t ns)
-{
-	return (double)ns / 1000.0;
-}
-
 /* Merge the histograms of the current epoch (workers may be running). */
 static void collect(struct worker *workers, unsigned int n, struct hist *out)
 {
@@ -400,7 +373,7 @@ static void print_json(const struct hist *h, const struct hist_pct *p, double rp
 	const char *sep = "";
 	unsigned int i, k;
 
-	printf("{\"bench\":\"schbench\"");
+	fputs(JSON_BEGIN, stdout);
 	for (k = 0; k < NPCT; k++) {
 		static const char *const key[NPCT] = {
 			"p50", "p75", "p90", "p95", "p99", "p99_5", "p99_9",
@@ -454,70 +427,22 @@ static void print_usage(FILE *f)
 		"SIGINT/SIGTERM end the run early; results are printed as usual.\n");
 }
 
-static const struct option long_opts[] = {
-	{ "message-threads",	required_argument, NULL, 'm' },
-	{ "threads",		required_argument, NULL, 't' },
-	{ "runtime",		required_argument, NULL, 'r' },
-	{ "sleeptime",		required_argument, NULL, 's' },
-	{ "cputime",		required_argument, NULL, 'c' },
-	{ "message_cputime",	required_argument, NULL, 'C' },
-	{ "warmuptime",		required_argument, NULL, 'w' },
-	{ "intervaltime",	required_argument, NULL, 'i' },
-	{ "zerotime",		required_argument, NULL, 'z' },
-	{ "json",		no_argument,	   NULL, 'j' },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct bench_opt opts[] = {
+	{ OPT_UINT('m', &cfg.nmsg, 1, 1024),			.name = "message-threads" },
+	{ OPT_UINT('t', &cfg.nworkers, 1, 4096),		.name = "threads" },
+	{ OPT_SECONDS('r', &cfg.runtime_s, 0, MAX_SECONDS),	.name = "runtime" },
+	{ OPT_U64('s', &cfg.sleep_us, 0, MAX_USEC),		.name = "sleeptime" },
+	{ OPT_U64('c', &cfg.think_us, 0, MAX_USEC),		.name = "cputime" },
+	{ OPT_U64('C', &cfg.msg_think_us, 0, MAX_USEC),		.name = "message_cputime" },
+	{ OPT_SECONDS('w', &cfg.warmup_s, 0, MAX_SECONDS),	.name = "warmuptime" },
+	{ OPT_SECONDS('i', &cfg.interval_s, 0, MAX_SECONDS),	.name = "intervaltime" },
+	{ OPT_SECONDS('z', &cfg.zero_s, 0, MAX_SECONDS),	.name = "zerotime" },
+	{ OPT_FLAG('j', &cfg.json),				.name = "json" },
+	{ OPT_HELP,						.name = "help" },
 };
 
-static void parse_options(int argc, char **argv)
-{
-	int opt;
-
-	while ((opt = getopt_long(argc, argv, "m:t:r:s:c:C:w:i:z:jh",
-				  long_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			cfg.nmsg = (unsigned int)parse_long(opt, optarg, 1, 1024);
-			break;
-		case 't':
-			cfg.nworkers = (unsigned int)parse_long(opt, optarg, 1, 4096);
-			break;
-		case 'r':
-			cfg.runtime_s = parse_double(opt, optarg, 0, MAX_SECONDS);
-			break;
-		case 's':
-			cfg.sleep_us = (uint64_t)parse_long(opt, optarg, 0, MAX_USEC);
-			break;
-		case 'c':
-			cfg.think_us = (uint64_t)parse_long(opt, optarg, 0, MAX_USEC);
-			break;
-		case 'C':
-			cfg.msg_think_us = (uint64_t)parse_long(opt, optarg, 0, MAX_USEC);
-			break;
-		case 'w':
-			cfg.warmup_s = parse_double(opt, optarg, 0, MAX_SECONDS);
-			break;
-		case 'i':
-			cfg.interval_s = parse_double(opt, optarg, 0, MAX_SECONDS);
-			break;
-		case 'z':
-			cfg.zero_s = parse_double(opt, optarg, 0, MAX_SECONDS);
-			break;
-		default:
-			common_opt(opt, &cfg.json);
-			break;
-		}
-	}
-	no_operands(argc, argv);
-	if ((uint64_t)cfg.nmsg * cfg.nworkers > MAX_WORKERS) {
-		fprintf(stderr, PROG ": too many workers (%u x %u > %u)\n",
-			cfg.nmsg, cfg.nworkers, MAX_WORKERS);
-		print_usage(stderr);
-		exit(2);
-	}
-}
-
-static uint64_t s_to_ns(double s)
+/* Rounded to the nearest ns (bench.h's s_to_ns() truncates). */
+static uint64_t s_to_ns_round(double s)
 {
 	return (uint64_t)(s * 1e9 + 0.5);
 }
@@ -552,7 +477,10 @@ int main(int argc, char **argv)
 	double measured_s, elapsed_s, rps;
 	int err;
 
-	parse_options(argc, argv);
+	parse_options(argc, argv, opts, ARRAY_SIZE(opts));
+	no_operands(argc, argv);
+	if ((uint64_t)cfg.nmsg * cfg.nworkers > MAX_WORKERS)
+		usage_error("too many workers (%u x %u > %u)", cfg.nmsg, cfg.nworkers, MAX_WORKERS);
 	nthreads = cfg.nmsg * cfg.nworkers;
 
 	/* SIGINT/SIGTERM are taken by sigtimedwait() in main only. */
@@ -566,13 +494,11 @@ int main(int argc, char **argv)
 	if (cfg.runtime_s > 0)
 		watchdog((unsigned int)cfg.runtime_s + 1 + shutdown_budget_s());
 
-	msgs = aligned_alloc(64, sizeof(*msgs) * cfg.nmsg);
-	workers = aligned_alloc(64, sizeof(*workers) * nthreads);
+	msgs = zalloc_aligned(cfg.nmsg, sizeof(*msgs), "malloc");
+	workers = zalloc_aligned(nthreads, sizeof(*workers), "malloc");
 	sum = malloc(sizeof(*sum));
-	if (!msgs || !workers || !sum)
+	if (!sum)
 		die("malloc");
-	memset(msgs, 0, sizeof(*msgs) * cfg.nmsg);
-	memset(workers, 0, sizeof(*workers) * nthreads);
 
 	start = now_ns();
 	for (i = 0; i < cfg.nmsg; i++) {
@@ -595,26 +521,21 @@ int main(int argc, char **argv)
 	}
 
 	thread_attr_init(&attr, 256 * 1024);
-	for (i = 0; i < cfg.nmsg; i++) {
-		err = pthread_create(&msgs[i].tid, &attr, msg_fn, &msgs[i]);
-		if (err)
-			die_err("pthread_create(message)", err);
-	}
-	for (i = 0; i < nthreads; i++) {
-		err = pthread_create(&workers[i].tid, &attr, worker_fn, &workers[i]);
-		if (err)
-			die_err("pthread_create(worker)", err);
-	}
+	for (i = 0; i < cfg.nmsg; i++)
+		thread_start(&msgs[i].tid, &attr, msg_fn, &msgs[i], "pthread_create(message)");
+	for (i = 0; i < nthreads; i++)
+		thread_start(&workers[i].tid, &attr, worker_fn, &workers[i],
+			     "pthread_create(worker)");
 
 	/* Timeline, all relative to start (as schbench: -r includes -w). */
 	start = now_ns();
 	window_start = start;
-	end = cfg.runtime_s > 0 ? start + s_to_ns(cfg.runtime_s) : NO_DEADLINE;
+	end = cfg.runtime_s > 0 ? start + s_to_ns_round(cfg.runtime_s) : NO_DEADLINE;
 	warmup_at = NO_DEADLINE;
-	if (cfg.warmup_s > 0 && start + s_to_ns(cfg.warmup_s) < end)
-		warmup_at = start + s_to_ns(cfg.warmup_s);
-	interval_ns = s_to_ns(cfg.interval_s);
-	zero_ns = s_to_ns(cfg.zero_s);
+	if (cfg.warmup_s > 0 && start + s_to_ns_round(cfg.warmup_s) < end)
+		warmup_at = start + s_to_ns_round(cfg.warmup_s);
+	interval_ns = s_to_ns_round(cfg.interval_s);
+	zero_ns = s_to_ns_round(cfg.zero_s);
 	report_at = interval_ns ? start + interval_ns : NO_DEADLINE;
 	zero_at = zero_ns ? start + zero_ns : NO_DEADLINE;
 
@@ -674,25 +595,19 @@ int main(int argc, char **argv)
 	watchdog(shutdown_budget_s());
 	for (i = 0; i < cfg.nmsg; i++)
 		fpost(&msgs[i].futex);
-	for (i = 0; i < cfg.nmsg; i++) {
-		err = pthread_join(msgs[i].tid, NULL);
-		if (err)
-			die_err("pthread_join", err);
-	}
+	for (i = 0; i < cfg.nmsg; i++)
+		thread_join(msgs[i].tid);
 	for (i = 0; i < nthreads; i++)
 		fpost(&workers[i].futex);
-	for (i = 0; i < nthreads; i++) {
-		err = pthread_join(workers[i].tid, NULL);
-		if (err)
-			die_err("pthread_join", err);
-	}
+	for (i = 0; i < nthreads; i++)
+		thread_join(workers[i].tid);
 	alarm(0);
 	pthread_attr_destroy(&attr);
 
 	collect(workers, nthreads, sum);
 	hist_percentiles(sum, pct_list, NPCT, pct);
-	measured_s = (double)(stop_at - window_start) / 1e9;
-	elapsed_s = (double)(stop_at - start) / 1e9;
+	measured_s = ns_to_s(stop_at - window_start);
+	elapsed_s = ns_to_s(stop_at - start);
 	rps = measured_s > 0 ? (double)sum->count / measured_s : 0;
 
 	/* like schbench: the -r value; whole seconds run if cut short */

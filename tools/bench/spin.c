@@ -22,7 +22,7 @@
 #include "bench.h"
 
 static uint64_t deadline;
-static int idle_policy;
+static bool idle_policy;
 
 static void *spin_fn(void *arg)
 {
@@ -58,50 +58,30 @@ int main(int argc, char **argv)
 	pthread_t *tids;
 	pthread_attr_t attr;
 	double runtime = -1;
-	long n = 1;
-	unsigned int i;
-	int opt, err;
+	unsigned int n = 1, i;
+	const struct bench_opt opts[] = {
+		{ OPT_SECONDS('r', &runtime, BENCH_DBL_POSITIVE, 86400) },
+		{ OPT_UINT('n', &n, 1, 4096) },
+		{ OPT_FLAG('i', &idle_policy) },
+	};
 
-	while ((opt = getopt(argc, argv, "r:n:ih")) != -1) {
-		switch (opt) {
-		case 'r':
-			runtime = parse_double(opt, optarg, BENCH_DBL_POSITIVE, 86400);
-			break;
-		case 'n':
-			n = parse_long(opt, optarg, 1, 4096);
-			break;
-		case 'i':
-			idle_policy = 1;
-			break;
-		default:
-			common_opt(opt, NULL);
-			break;
-		}
-	}
-	if (optind != argc || runtime < 0) {
-		fprintf(stderr, PROG ": %s\n", optind != argc ?
-			"unexpected argument" : "-r SECONDS is required");
-		print_usage(stderr);
-		return 2;
-	}
+	parse_options(argc, argv, opts, ARRAY_SIZE(opts));
+	if (optind != argc || runtime < 0)
+		usage_error("%s", optind != argc ?
+			    "unexpected argument" : "-r SECONDS is required");
 
 	watchdog((unsigned int)runtime + 60);
 
-	tids = calloc((size_t)n, sizeof(*tids));
+	tids = calloc(n, sizeof(*tids));
 	if (!tids)
 		die("calloc");
 	thread_attr_init(&attr, 64 * 1024);
-	deadline = now_ns() + (uint64_t)(runtime * 1e9);
-	for (i = 0; i < (unsigned int)n; i++) {
-		err = pthread_create(&tids[i], &attr, spin_fn, (void *)(uintptr_t)(i + 1));
-		if (err)
-			die_err("pthread_create", err);
-	}
-	for (i = 0; i < (unsigned int)n; i++) {
-		err = pthread_join(tids[i], NULL);
-		if (err)
-			die_err("pthread_join", err);
-	}
+	deadline = now_ns() + s_to_ns(runtime);
+	for (i = 0; i < n; i++)
+		thread_start(&tids[i], &attr, spin_fn, (void *)(uintptr_t)(i + 1),
+			     "pthread_create");
+	for (i = 0; i < n; i++)
+		thread_join(tids[i]);
 	pthread_attr_destroy(&attr);
 	free(tids);
 	return 0;

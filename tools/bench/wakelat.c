@@ -51,14 +51,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define PROG "wakelat"
@@ -69,21 +67,7 @@
 static const double pct_list[] = { 50.0, 90.0, 99.0, 99.9 };
 #define NPCT ARRAY_SIZE(pct_list)
 
-/* ---- helpers ----------------------------------------------------------- */
-
-static void futex_wait(uint32_t *addr, uint32_t val)
-{
-	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, val,
-		    NULL, NULL, 0) == -1 && errno != EAGAIN && errno != EINTR)
-		die("futex(FUTEX_WAIT)");
-}
-
-static void futex_wake(uint32_t *addr, int nr)
-{
-	if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, nr,
-		    NULL, NULL, 0) == -1)
-		die("futex(FUTEX_WAKE)");
-}
+/* ---- helpers (futex_wait/futex_wake are bench.h's) --------------------- */
 
 static void arm_watchdog(double seconds)
 {
@@ -203,16 +187,6 @@ static void *msg_fn(void *arg)
 	return NULL;
 }
 
-static double to_us(uint64_t ns)
-{
-	return (double)ns / 1000.0;
-}
-
-static unsigned long long to_us_int(uint64_t ns)
-{
-	return (unsigned long long)((ns + 500) / 1000);
-}
-
 static void print_hist(const char *title, const struct hist *h,
 		       const struct hist_pct *p)
 {
@@ -223,9 +197,9 @@ static void print_hist(const char *title, const struct hist *h,
 	for (k = 0; k < NPCT; k++)
 		printf("\t%s%4.1fth: %-10llu (%llu samples)\n",
 		       p[k].p == 99.0 ? "* " : "  ", p[k].p,
-		       to_us_int(p[k].ns), (unsigned long long)p[k].samples);
+		       ns_to_us(p[k].ns), (unsigned long long)p[k].samples);
 	printf("\t  min=%llu, max=%llu\n",
-	       to_us_int(h->count ? h->min : 0), to_us_int(h->max));
+	       ns_to_us(h->count ? h->min : 0), ns_to_us(h->max));
 }
 
 static void print_usage(FILE *f)
@@ -242,6 +216,16 @@ static void print_usage(FILE *f)
 		"  -j     also print one JSON line at the end\n");
 }
 
+static const struct bench_opt opts[] = {
+	{ OPT_UINT('m', &cfg.nmsg, 1, 1024) },
+	{ OPT_UINT('t', &cfg.nworkers, 1, 4096) },
+	{ OPT_SECONDS('r', &cfg.runtime_s, 0.001, 86400) },
+	{ OPT_SECONDS('w', &cfg.warmup_s, 0, 86400) },
+	{ OPT_USEC('s', &cfg.think_ns, 0, 10000000) },
+	{ OPT_USEC('S', &cfg.round_sleep_ns, 0, 10000000) },
+	{ OPT_FLAG('j', &cfg.json) },
+};
+
 int main(int argc, char **argv)
 {
 	struct msg_thread *msgs;
@@ -252,53 +236,22 @@ int main(int argc, char **argv)
 	uint64_t start, requests = 0, nthreads, wake_calls = 0, wake_call_ns = 0;
 	unsigned int i, j;
 	double rps, waker_ns;
-	int opt, err;
 
-	while ((opt = getopt(argc, argv, "m:t:r:w:s:S:jh")) != -1) {
-		switch (opt) {
-		case 'm':
-			cfg.nmsg = (unsigned int)parse_long(opt, optarg, 1, 1024);
-			break;
-		case 't':
-			cfg.nworkers = (unsigned int)parse_long(opt, optarg, 1, 4096);
-			break;
-		case 'r':
-			cfg.runtime_s = parse_double(opt, optarg, 0.001, 86400);
-			break;
-		case 'w':
-			cfg.warmup_s = parse_double(opt, optarg, 0, 86400);
-			break;
-		case 's':
-			cfg.think_ns = parse_usec(opt, optarg, 0, 10000000);
-			break;
-		case 'S':
-			cfg.round_sleep_ns = parse_usec(opt, optarg, 0, 10000000);
-			break;
-		default:
-			common_opt(opt, &cfg.json);
-			break;
-		}
-	}
+	parse_options(argc, argv, opts, ARRAY_SIZE(opts));
 	no_operands(argc, argv);
 	nthreads = (uint64_t)cfg.nmsg * cfg.nworkers;
-	if (nthreads > 16384) {
-		fprintf(stderr, PROG ": too many workers (%llu > 16384)\n",
-			(unsigned long long)nthreads);
-		print_usage(stderr);
-		return 2;
-	}
+	if (nthreads > 16384)
+		usage_error("too many workers (%llu > 16384)", (unsigned long long)nthreads);
 
 	/* Bounded: warmup + runtime + the last round (think + sleep) + slack. */
 	arm_watchdog(cfg.warmup_s + cfg.runtime_s + 60 +
 		     2.0 * (double)(cfg.think_ns + cfg.round_sleep_ns) / 1e9);
 
-	msgs = aligned_alloc(64, sizeof(*msgs) * cfg.nmsg);
-	workers = aligned_alloc(64, sizeof(*workers) * nthreads);
+	msgs = zalloc_aligned(cfg.nmsg, sizeof(*msgs), "malloc");
+	workers = zalloc_aligned(nthreads, sizeof(*workers), "malloc");
 	hists = malloc(sizeof(*hists) * nthreads * 2);
-	if (!msgs || !workers || !hists)
+	if (!hists)
 		die("malloc");
-	memset(msgs, 0, sizeof(*msgs) * cfg.nmsg);
-	memset(workers, 0, sizeof(*workers) * nthreads);
 
 	thread_attr_init(&attr, 256 * 1024);
 
@@ -317,34 +270,24 @@ int main(int argc, char **argv)
 			hist_init(w->wake_hist);
 			hist_init(w->req_hist);
 			__atomic_store_n(&w->state, W_IDLE, __ATOMIC_SEQ_CST);
-			err = pthread_create(&w->tid, &attr, worker_fn, w);
-			if (err)
-				die_err("pthread_create(worker)", err);
+			thread_start(&w->tid, &attr, worker_fn, w, "pthread_create(worker)");
 		}
 	}
 
 	start = now_ns();
-	cfg.measure_start = start + (uint64_t)(cfg.warmup_s * 1e9);
-	cfg.measure_end = cfg.measure_start + (uint64_t)(cfg.runtime_s * 1e9);
+	cfg.measure_start = start + s_to_ns(cfg.warmup_s);
+	cfg.measure_end = cfg.measure_start + s_to_ns(cfg.runtime_s);
+
+	for (i = 0; i < cfg.nmsg; i++)
+		thread_start(&msgs[i].tid, &attr, msg_fn, &msgs[i], "pthread_create(message)");
 
 	for (i = 0; i < cfg.nmsg; i++) {
-		err = pthread_create(&msgs[i].tid, &attr, msg_fn, &msgs[i]);
-		if (err)
-			die_err("pthread_create(message)", err);
-	}
-
-	for (i = 0; i < cfg.nmsg; i++) {
-		err = pthread_join(msgs[i].tid, NULL);
-		if (err)
-			die_err("pthread_join", err);
+		thread_join(msgs[i].tid);
 		wake_calls += msgs[i].wake_calls;
 		wake_call_ns += msgs[i].wake_call_ns;
 	}
-	for (i = 0; i < nthreads; i++) {
-		err = pthread_join(workers[i].tid, NULL);
-		if (err)
-			die_err("pthread_join", err);
-	}
+	for (i = 0; i < nthreads; i++)
+		thread_join(workers[i].tid);
 	alarm(0);
 	pthread_attr_destroy(&attr);
 
@@ -371,15 +314,15 @@ int main(int argc, char **argv)
 	       (unsigned long long)wake_calls);
 
 	if (cfg.json)
-		fprintf(stdout,
-			"{\"bench\":\"wakelat\",\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"min\":%.1f,\"max\":%.1f,\"samples\":%llu,\"rps\":%.1f,\"req_p50\":%.1f,\"req_p99\":%.1f,\"waker_ns\":%.1f,\"message_threads\":%u,\"workers\":%u,\"think_us\":%llu,\"runtime_s\":%g}\n",
-			to_us(wake_pct[0].ns), to_us(wake_pct[1].ns),
-			to_us(wake_pct[2].ns), to_us(wake_pct[3].ns),
-			to_us(wake_all.count ? wake_all.min : 0), to_us(wake_all.max),
-			(unsigned long long)wake_all.count, rps,
-			to_us(req_pct[0].ns), to_us(req_pct[2].ns), waker_ns,
-			cfg.nmsg, cfg.nworkers,
-			(unsigned long long)(cfg.think_ns / 1000), cfg.runtime_s);
+		json_line(stdout,
+			  "\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"min\":%.1f,\"max\":%.1f,\"samples\":%llu,\"rps\":%.1f,\"req_p50\":%.1f,\"req_p99\":%.1f,\"waker_ns\":%.1f,\"message_threads\":%u,\"workers\":%u,\"think_us\":%llu,\"runtime_s\":%g",
+			  ns_to_usf(wake_pct[0].ns), ns_to_usf(wake_pct[1].ns),
+			  ns_to_usf(wake_pct[2].ns), ns_to_usf(wake_pct[3].ns),
+			  ns_to_usf(wake_all.count ? wake_all.min : 0), ns_to_usf(wake_all.max),
+			  (unsigned long long)wake_all.count, rps,
+			  ns_to_usf(req_pct[0].ns), ns_to_usf(req_pct[2].ns), waker_ns,
+			  cfg.nmsg, cfg.nworkers,
+			  (unsigned long long)(cfg.think_ns / 1000), cfg.runtime_s);
 
 	flush_stdout();
 	free(hists);
