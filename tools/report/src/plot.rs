@@ -126,7 +126,7 @@ pub fn pct_label(name: &str) -> String {
 }
 
 /// A plain frame around a chart's plotting area (the no-font mesh).
-fn frame<X: Ranged, Y: Ranged>(
+pub(crate) fn frame<X: Ranged, Y: Ranged>(
     chart: &ChartContext<'_, BitMapBackend<'_>, Cartesian2d<X, Y>>,
 ) -> Res<()> {
     let area = chart.plotting_area().strip_coord_spec();
