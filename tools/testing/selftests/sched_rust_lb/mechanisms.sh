@@ -22,12 +22,15 @@ ktap_set_plan $(( $(echo "$CASES" | wc -l) * 2 + 1 ))
 echo NI_RANDOM > "$FEATURES"
 
 while read -r feat cnt load; do
+	# Put each feature back as it was: a later case (SERIALIZE_DUE's
+	# with SERIALIZE_RQ off) and a later run depend on it.
+	was=$(feature_state "$feat")
 	for state in on off; do
 		feature_set "$feat" "$state"
 		counters_reset
 		run_load "$load"
 		v=$(counter "$cnt")
-		feature_set "$feat" on
+		feature_set "$feat" "$was"
 		if [ "$state" = on ]; then
 			ok=false; [ "$v" -gt 0 ] && ok=true
 			ktap_test_result "$feat on: $cnt moves ($v)" $ok
