@@ -11,7 +11,8 @@
 #![forbid(unsafe_code)]
 
 use kernel::{
-    sched::topology::{flags, CpuId, SchedDomain},
+    cpu::CpuId,
+    sched::topology::{flags, SchedDomain},
     sync::rcu,
 };
 

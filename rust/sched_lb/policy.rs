@@ -14,7 +14,7 @@
 
 use crate::counters::{self, count};
 use kernel::sched::{
-    lb::{IdleType, LbEnv, Migration, SdLbStats},
+    lb::{IdleType, LbEnv, SdLbStats},
     math,
     policy::decide,
     rq::Rq,
@@ -108,21 +108,34 @@ pub(crate) fn ilb_budget(env: &LbEnv, ilb_util: bool) -> u32 {
         .clamp(1, nr_groups.max(1))
 }
 
+/// How `update_sd_lb_stats()`'s scan of the groups ended.
+pub(crate) struct IlbScanEnd {
+    /// Utilization of the groups scanned.
+    pub(crate) sum_util: u64,
+    /// What [`ilb_budget`] returned for this scan (0: no budget).
+    pub(crate) budget: u32,
+    /// Groups scanned.
+    pub(crate) scanned: u32,
+    /// The scan stopped at its budget, before the last group.
+    pub(crate) truncated: bool,
+    /// The ILB_UTIL feature.
+    pub(crate) ilb_util: bool,
+}
+
 /// End of `update_sd_lb_stats()`'s scan: account a newidle scan of the LLC
 /// domain in either state of ILB_UTIL (and, under a budget, borrow the
 /// snapshot when it stopped early), or, in periodic balance with ILB_UTIL,
 /// publish the next scan depth and the snapshot (`update_ilb_group_scan()`
-/// of the RFC).  `budget` is what [`ilb_budget`] returned for this scan.
-pub(crate) fn ilb_done<const ASK: bool>(
-    env: &LbEnv,
-    stats: &SdLbStats,
-    sum_util: u64,
-    budget: u32,
-    scanned: u32,
-    truncated: bool,
-    ilb_util: bool,
-) {
-    count!(rust_calls_update_ilb_group_scan);
+/// of the RFC).
+pub(crate) fn ilb_done<const ASK: bool>(env: &LbEnv, stats: &SdLbStats, scan: IlbScanEnd) {
+    let IlbScanEnd {
+        sum_util,
+        budget,
+        scanned,
+        truncated,
+        ilb_util,
+    } = scan;
+    count!(rust_calls_ilb_done);
     let newidle = env.idle() == IdleType::NewlyIdle;
     // Without ILB_UTIL a newidle scan is only counted: no LLC lookup on
     // that path unless the counters count.
@@ -164,31 +177,25 @@ pub(crate) fn ilb_done<const ASK: bool>(
 pub(crate) fn newidle_skip<const ASK: bool>(
     rq: &Rq,
     sd: Option<&SchedDomain>,
-    rd_overloaded: bool,
-    rd_overload: bool,
+    rd: math::RdOverload,
 ) -> bool {
     count!(rust_calls_newidle_skip);
     ask::<ASK, _>(|| {
         decide::newidle_skip(|| math::Newidle {
-            rd_overload,
-            rd_overloaded,
+            rd_overload: rd.feature,
+            rd_overloaded: rd.overloaded,
             avg_idle_ns: rq.avg_idle(),
             max_newidle_lb_cost_ns: sd.map_or(0, |sd| sd.max_newidle_lb_cost()),
         })
     })
-    .unwrap_or_else(|| newidle_skip_builtin(rq, sd, rd_overloaded, rd_overload))
+    .unwrap_or_else(|| newidle_skip_builtin(rq, sd, rd))
 }
 
 /// The built-in newidle skip, counted.
 #[inline(always)]
-fn newidle_skip_builtin(
-    rq: &Rq,
-    sd: Option<&SchedDomain>,
-    rd_overloaded: bool,
-    rd_overload: bool,
-) -> bool {
+fn newidle_skip_builtin(rq: &Rq, sd: Option<&SchedDomain>, rd: math::RdOverload) -> bool {
     let idle_times = || (rq.avg_idle(), sd.map_or(0, |sd| sd.max_newidle_lb_cost()));
-    match math::newidle_skip(rd_overload, rd_overloaded, idle_times) {
+    match math::newidle_skip(rd, idle_times) {
         Some(math::NewidleSkip::NotOverloaded) => {
             count!(newidle_skipped_not_overloaded);
             true
@@ -199,19 +206,10 @@ fn newidle_skip_builtin(
 }
 
 /// The LLC part of `ttwu_queue_cond()`: queue the wakeup on the wakelist
-/// of a wakee CPU of this LLC (not this CPU) that runs `nr_running` tasks?
-/// `wakee_on_cpu`: the caller saw the wakee still descheduling there.
-pub(crate) fn ttwu_queue_cond<const ASK: bool>(
-    nr_running: u32,
-    wakee_on_cpu: bool,
-    queue_idle: bool,
-) -> bool {
+/// of a wakee CPU of this LLC (not this CPU) that runs
+/// `input.nr_running` tasks?
+pub(crate) fn ttwu_queue_cond<const ASK: bool>(input: math::TtwuQueue) -> bool {
     count!(rust_calls_ttwu_queue_cond);
-    let input = math::TtwuQueue {
-        nr_running,
-        wakee_on_cpu,
-        queue_idle,
-    };
     ask::<ASK, _>(|| decide::ttwu_queue_cond(|| input))
         .unwrap_or_else(|| ttwu_queue_cond_builtin(&input))
 }
@@ -230,7 +228,7 @@ fn ttwu_queue_cond_builtin(input: &math::TtwuQueue) -> bool {
 
 /// `calculate_imbalance()` when the local group has spare capacity.
 pub(crate) fn spare_imbalance<const ASK: bool>(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) {
-    count!(rust_calls_calculate_imbalance);
+    count!(rust_calls_spare_imbalance);
     if !ASK {
         return spare_imbalance_builtin(env, stats, llc_spread);
     }
@@ -272,7 +270,7 @@ pub(crate) fn spare_imbalance<const ASK: bool>(env: &LbEnv, stats: &SdLbStats, l
         })
     });
     match answer {
-        Some(imbalance) => set_imbalance(env, imbalance),
+        Some(imbalance) => env.set_imbalance(imbalance),
         None => spare_imbalance_builtin(env, stats, llc_spread),
     }
 }
@@ -286,7 +284,12 @@ fn spare_imbalance_builtin(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) {
     let busiest_overloaded = busiest.group_type() > kernel::sched::lb::GroupType::FullyBusy;
     let dst_idle = env.idle() != IdleType::NotIdle;
 
-    let imbalance = if math::spare_migrates_util(busiest_overloaded, share_llc, llc_spread) {
+    let way = math::SpareWay {
+        llc_spread,
+        busiest_overloaded,
+        share_llc,
+    };
+    let imbalance = if math::spare_migrates_util(way) {
         if share_llc {
             count!(llc_imbalance_by_util);
         }
@@ -313,19 +316,7 @@ fn spare_imbalance_builtin(env: &LbEnv, stats: &SdLbStats, llc_spread: bool) {
             inputs,
         )
     };
-    set_imbalance(env, imbalance);
-}
-
-/// Sets the balance's imbalance.
-#[inline(always)]
-fn set_imbalance(env: &LbEnv, imbalance: math::Imbalance) {
-    let migration = match imbalance.migration_type {
-        math::MigrationType::Load => Migration::Load,
-        math::MigrationType::Util => Migration::Util,
-        math::MigrationType::Task => Migration::Task,
-        math::MigrationType::Misfit => Migration::Misfit,
-    };
-    env.set_imbalance(migration, imbalance.imbalance);
+    env.set_imbalance(imbalance);
 }
 
 /// The task-count spread's inputs, read from the balance when
@@ -362,9 +353,8 @@ impl math::SpreadInputs for Spread<'_> {
 }
 
 /// Whether to try `sched_balance_running` for an `SD_SERIALIZE` domain.
-pub(crate) fn serialize_try<const ASK: bool>(due: bool, serialize_due: bool) -> bool {
-    count!(rust_calls_serialize);
-    let input = math::Serialize { serialize_due, due };
+pub(crate) fn serialize_try<const ASK: bool>(input: math::Serialize) -> bool {
+    count!(rust_calls_serialize_try);
     let attempt =
         ask::<ASK, _>(|| decide::serialize_try(|| input)).unwrap_or_else(|| input.builtin());
     // The attempts themselves are counted at the atomic, in C.
@@ -376,6 +366,6 @@ pub(crate) fn serialize_try<const ASK: bool>(due: bool, serialize_due: bool) -> 
 
 /// `get_llc_shared()` of the ILB_UTIL RFC, counted.
 pub(crate) fn llc_shared(env: &LbEnv) -> Option<&kernel::sched::topology::SchedDomainShared> {
-    count!(rust_calls_get_llc_shared);
+    count!(rust_calls_llc_shared);
     env.llc_shared()
 }

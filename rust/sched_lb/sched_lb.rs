@@ -226,8 +226,14 @@ decision! {
         // SAFETY: as above, for both pointers.
         let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
         let f = Flags(flags);
-        let (truncated, ilb_util) = (f.has(flag!(TRUNCATED)), f.has(flag!(ILB_UTIL)));
-        policy::ilb_done::<ASK>(env, sds, sum_util, budget, scanned, truncated, ilb_util);
+        let scan = policy::IlbScanEnd {
+            sum_util,
+            budget,
+            scanned,
+            truncated: f.has(flag!(TRUNCATED)),
+            ilb_util: f.has(flag!(ILB_UTIL)),
+        };
+        policy::ilb_done::<ASK>(env, sds, scan);
     }
 }
 
@@ -248,7 +254,11 @@ decision! {
         // SAFETY: runqueues live forever; `sd` is protected by the caller's RCU
         // read-side critical section for the duration of this call.
         let (rq, sd) = unsafe { (Rq::from_raw(this_rq), SchedDomain::from_raw(sd)) };
-        policy::newidle_skip::<ASK>(rq, sd, rd_overloaded, rd_overload)
+        let rd = math::RdOverload {
+            feature: rd_overload,
+            overloaded: rd_overloaded,
+        };
+        policy::newidle_skip::<ASK>(rq, sd, rd)
     }
 }
 
@@ -264,7 +274,11 @@ decision! {
         queue_idle: bool,
         wakee_on_cpu: bool,
     ) -> bool {
-        policy::ttwu_queue_cond::<ASK>(nr_running, wakee_on_cpu, queue_idle)
+        policy::ttwu_queue_cond::<ASK>(math::TtwuQueue {
+            nr_running,
+            wakee_on_cpu,
+            queue_idle,
+        })
     }
 }
 
@@ -291,7 +305,10 @@ decision! {
         flags: bindings::rust_lb_flags,
     ) -> bool {
         let f = Flags(flags);
-        policy::serialize_try::<ASK>(f.has(flag!(DUE)), f.has(flag!(SERIALIZE_DUE)))
+        policy::serialize_try::<ASK>(math::Serialize {
+            serialize_due: f.has(flag!(SERIALIZE_DUE)),
+            due: f.has(flag!(DUE)),
+        })
     }
 }
 

@@ -9,14 +9,14 @@
  */
 
 /* Calls into Rust, per helper. */
-RUST_LB_COUNTER(rust_calls_get_llc_shared)
+RUST_LB_COUNTER(rust_calls_llc_shared)
 RUST_LB_COUNTER(rust_calls_update_idle_cpu_scan)
 RUST_LB_COUNTER(rust_calls_ilb_budget)
-RUST_LB_COUNTER(rust_calls_update_ilb_group_scan)
+RUST_LB_COUNTER(rust_calls_ilb_done)
 RUST_LB_COUNTER(rust_calls_newidle_skip)
 RUST_LB_COUNTER(rust_calls_ttwu_queue_cond)
-RUST_LB_COUNTER(rust_calls_calculate_imbalance)
-RUST_LB_COUNTER(rust_calls_serialize)
+RUST_LB_COUNTER(rust_calls_spare_imbalance)
+RUST_LB_COUNTER(rust_calls_serialize_try)
 
 /* ILB_UTIL */
 RUST_LB_COUNTER(newidle_scans)

@@ -5,8 +5,9 @@
 //! C headers: [`kernel/sched/fair_lb.h`](srctree/kernel/sched/fair_lb.h),
 //! [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
 
-use super::read_fixed_field;
-use super::topology::{llc_size, CpuId, SchedDomain, SchedDomainShared, SchedGroup};
+use super::math::{Imbalance, IMBALANCE_MAX};
+use super::topology::{llc_size, SchedDomain, SchedDomainShared, SchedGroup};
+use crate::cpu::CpuId;
 use crate::{bindings, percpu::per_cpu_ptr, types::Opaque};
 
 /// How idle the CPU doing the balance is (`enum cpu_idle_type`).
@@ -50,30 +51,6 @@ impl GroupType {
             bindings::group_type_group_asym_packing => Self::AsymPacking,
             bindings::group_type_group_imbalanced => Self::Imbalanced,
             _ => Self::Overloaded,
-        }
-    }
-}
-
-/// What `env->imbalance` counts (`enum migration_type`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Migration {
-    /// `migrate_load`.
-    Load,
-    /// `migrate_util`.
-    Util,
-    /// `migrate_task`.
-    Task,
-    /// `migrate_misfit`.
-    Misfit,
-}
-
-impl Migration {
-    fn to_raw(self) -> bindings::migration_type {
-        match self {
-            Self::Load => bindings::migration_type_migrate_load,
-            Self::Util => bindings::migration_type_migrate_util,
-            Self::Task => bindings::migration_type_migrate_task,
-            Self::Misfit => bindings::migration_type_migrate_misfit,
         }
     }
 }
@@ -127,7 +104,7 @@ impl LbEnv {
     pub fn dst_cpu(&self) -> CpuId {
         // SAFETY: the env is valid and owned by this CPU; `dst_cpu` is
         // below `nr_cpu_ids` (type invariant).
-        unsafe { CpuId::new_unchecked((*self.as_raw()).dst_cpu as u32) }
+        unsafe { CpuId::from_u32_unchecked((*self.as_raw()).dst_cpu as u32) }
     }
 
     /// How idle the destination CPU is.
@@ -142,13 +119,19 @@ impl LbEnv {
     }
 
     /// Sets what to migrate and how much (`env->migration_type`,
-    /// `env->imbalance`); the amount is clamped to `LONG_MAX`.
+    /// `env->imbalance`).  The arithmetic keeps the amount within
+    /// [`IMBALANCE_MAX`]; an `imb` built elsewhere (a policy module's, whose
+    /// answers are range-checked before they get here) is held to `long`
+    /// by the same bound, so C never sees a negative imbalance.
     #[inline]
-    pub fn set_imbalance(&self, migration: Migration, imbalance: u64) {
-        let imbalance = imbalance.min(i64::MAX as u64) as _;
+    pub fn set_imbalance(&self, imb: Imbalance) {
+        // The discriminants of `MigrationType` are the C enum's (checked
+        // where the helpers' crate is built).
+        let migration_type = imb.migration_type as u32 as _;
+        let imbalance = imb.imbalance.min(IMBALANCE_MAX) as _;
         // SAFETY: the env is owned by this CPU; nothing else writes it.
         unsafe {
-            (*self.as_raw()).migration_type = migration.to_raw();
+            (*self.as_raw()).migration_type = migration_type;
             (*self.as_raw()).imbalance = imbalance;
         }
     }
@@ -167,8 +150,11 @@ impl LbEnv {
         // invariant), which bounds the returned lifetime.
         unsafe {
             SchedDomainShared::from_raw(
-                per_cpu_ptr(core::ptr::addr_of!(bindings::sd_llc_shared), cpu.as_usize())
-                    .read_volatile(),
+                per_cpu_ptr(
+                    core::ptr::addr_of!(bindings::sd_llc_shared),
+                    cpu.as_u32() as usize,
+                )
+                .read_volatile(),
             )
         }
     }
@@ -276,14 +262,14 @@ impl SdLbStats {
     #[inline]
     pub fn local(&self) -> Option<&SchedGroup> {
         // SAFETY: groups live as long as the domain being balanced.
-        unsafe { (*self.as_raw()).local.cast::<SchedGroup>().as_ref() }
+        unsafe { SchedGroup::from_raw((*self.as_raw()).local) }
     }
 
     /// The busiest group, if the scan picked one.
     #[inline]
     pub fn busiest(&self) -> Option<&SchedGroup> {
         // SAFETY: as for `local()`.
-        unsafe { (*self.as_raw()).busiest.cast::<SchedGroup>().as_ref() }
+        unsafe { SchedGroup::from_raw((*self.as_raw()).busiest) }
     }
 
     /// Whether tasks should go to a sibling domain first.
@@ -313,36 +299,5 @@ impl SdLbStats {
             (*self.as_raw()).total_load = load as _;
             (*self.as_raw()).total_capacity = capacity as _;
         }
-    }
-}
-
-impl SchedGroup {
-    /// Number of cores in the group.
-    #[inline]
-    pub fn cores(&self) -> u32 {
-        // SAFETY: `self` is a valid group (type invariant of `SchedGroup`);
-        // `cores` is a `u32` at the generated offset, fixed once the
-        // group's domain is attached.
-        unsafe { read_fixed_field(self.as_raw(), bindings::RUST_LB_SG_CORES) }
-    }
-}
-
-impl SchedDomain {
-    /// Highest cost of a newidle balance of this domain seen lately, in ns.
-    #[inline]
-    pub fn max_newidle_lb_cost(&self) -> u64 {
-        // SAFETY: `self` is valid.  The field is written without a lock by
-        // this CPU and by a nohz idle balance on its behalf
-        // (`update_newidle_cost()`): read it once, as `READ_ONCE()`.
-        unsafe {
-            core::ptr::read_volatile(core::ptr::addr_of!((*self.as_raw()).max_newidle_lb_cost))
-        }
-    }
-
-    /// `SD_NUMA` domains tolerate this many tasks of imbalance.
-    #[inline]
-    pub fn imb_numa_nr(&self) -> u32 {
-        // SAFETY: fixed once the domain is attached.
-        unsafe { (*self.as_raw()).imb_numa_nr }
     }
 }

@@ -187,17 +187,29 @@ pub struct Imbalance {
     pub imbalance: u64,
 }
 
+/// What chooses between the two ways `calculate_imbalance()` fills the
+/// local group's spare capacity ([`spare_migrates_util`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpareWay {
+    /// `busiest->group_type > group_fully_busy`.
+    pub busiest_overloaded: bool,
+    /// The domain has `SD_SHARE_LLC`.
+    pub share_llc: bool,
+    /// The LB_LLC_SPREAD feature.
+    pub llc_spread: bool,
+}
+
 /// Whether `calculate_imbalance()` fills the local group's spare capacity
 /// by utilization rather than spreading by task count.
 ///
 /// Applies when `local->group_type == group_has_spare`. 6.12 takes the
 /// utilization path when `busiest->group_type > group_fully_busy` (at that
 /// point only `group_overloaded` is left) and the domain is not
-/// `SD_SHARE_LLC`. With `llc_spread == false` the `SD_SHARE_LLC` test is
+/// `SD_SHARE_LLC`. Without `llc_spread` the `SD_SHARE_LLC` test is
 /// dropped, which reproduces the rule before v5.10 (`NO_LB_LLC_SPREAD`).
 #[inline]
-pub fn spare_migrates_util(busiest_overloaded: bool, sd_share_llc: bool, llc_spread: bool) -> bool {
-    busiest_overloaded && !(llc_spread && sd_share_llc)
+pub fn spare_migrates_util(way: SpareWay) -> bool {
+    way.busiest_overloaded && !(way.llc_spread && way.share_llc)
 }
 
 /// Imbalance when the local group fills its spare capacity by utilization.
@@ -319,6 +331,11 @@ pub fn spread_by_siblings(busiest_group_weight: u32, prefer_sibling: bool) -> bo
 /// each asked for only when [`llc_spread_imbalance`] needs it, as the C
 /// reads them on the branch that uses them: the kernel's policy reads them
 /// from the balance's state, the host tests give a [`SpreadContext`].
+///
+/// Laziness is measured, not assumed: reading all of them up front, as a
+/// plain struct would, made the Rust side of `calculate_imbalance()` cost
+/// 14.5 more instructions per call in `tools/helper-insns` (the core counts
+/// and `imb_numa_nr` are loads through two more pointers).
 pub trait SpreadInputs {
     /// Whether the spread evens out tasks per core ([`sibling_imbalance`])
     /// rather than idle CPUs: [`spread_by_siblings`].
@@ -428,16 +445,25 @@ pub enum NewidleSkip {
     TooShort,
 }
 
+/// The root-domain overload indicator as `sched_balance_newidle()` sees it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RdOverload {
+    /// The RD_OVERLOAD feature: whether the indicator is consulted.
+    pub feature: bool,
+    /// `rd->overloaded`, sampled once by the shim.
+    pub overloaded: bool,
+}
+
 /// The early exit of `sched_balance_newidle()` with the `RD_OVERLOAD`
 /// feature: `None` to balance, else why not.
 ///
-/// - `rd_overload == true` (the stock rule): skip when the root domain is
+/// - `rd.feature` (the stock rule): skip when the root domain is
 ///   not overloaded (`!rd->overloaded`: no CPU runs a second task, nothing
 ///   to pull; Tim Chen's 2014 fast idling), or when the CPU's average idle
 ///   time is shorter than the cost of a balance, `this_rq->avg_idle <
 ///   sd->max_newidle_lb_cost` of the lowest domain (the 2014 patch
 ///   compared with `sysctl_sched_migration_cost`);
-/// - `rd_overload == false`: only the cost rule; the indicator is ignored.
+/// - without `rd.feature`: only the cost rule; the indicator is ignored.
 ///
 /// Both times are in nanoseconds.
 ///
@@ -446,11 +472,10 @@ pub enum NewidleSkip {
 /// only then.
 #[inline]
 pub fn newidle_skip(
-    rd_overload: bool,
-    rd_overloaded: bool,
+    rd: RdOverload,
     idle_times: impl FnOnce() -> (u64, u64),
 ) -> Option<NewidleSkip> {
-    if rd_overload && !rd_overloaded {
+    if rd.feature && !rd.overloaded {
         return Some(NewidleSkip::NotOverloaded);
     }
     let (avg_idle_ns, max_newidle_lb_cost_ns) = idle_times();
@@ -469,32 +494,33 @@ pub fn newidle_skip(
 /// visit of such a domain, before it knows whether a balance is due, so
 /// every CPU's tick hits the shared cache line (Tim Chen, Oct 2025).
 ///
-/// - `serialize_due_feature == false`: always true, the 6.12 order.
-/// - `serialize_due_feature == true`: true only when `balance_due` (see
-///   [`balance_is_due`]). When false the caller skips the lock; it would
-///   not have balanced anyway, since the balance is not due.
+/// - without `input.serialize_due` (the feature): always true, the 6.12
+///   order.
+/// - with it: true only when `input.due` (the interval has elapsed). When
+///   false the caller skips the lock; it would not have balanced anyway,
+///   since the balance is not due.
 ///
 /// A caller placed after `should_we_balance()`, as upstream finally did in
-/// `sched_balance_rq()`, passes `due && should_we_balance` as `balance_due`.
+/// `sched_balance_rq()`, passes `due && should_we_balance` as `due`.
 #[inline]
-pub fn serialize_should_try(serialize_due_feature: bool, balance_due: bool) -> bool {
-    !serialize_due_feature || balance_due
+pub fn serialize_should_try(input: Serialize) -> bool {
+    !input.serialize_due || input.due
 }
 
 /// Whether `ttwu_queue_cond()` queues a wakeup on the wakelist of a wakee
 /// CPU in the waker's LLC (not the waker's own CPU: the caller has taken
 /// the cross-LLC and same-CPU exits before it reads the wakee runqueue).
 ///
-/// - `queue_idle == true` (TTWU_QUEUE_IDLE, the rule since f3dd3f674555,
-///   2022): whenever the wakee CPU is idle, `nr_running == 0`.
-/// - `queue_idle == false`: the rule just before it, after 28156108fecb:
+/// - with `input.queue_idle` (TTWU_QUEUE_IDLE, the rule since
+///   f3dd3f674555, 2022): whenever the wakee CPU is idle, `nr_running == 0`.
+/// - without it: the rule just before it, after 28156108fecb:
 ///   only when the caller saw the wakee still descheduling on that CPU
 ///   (`WF_ON_CPU`, here `wakee_on_cpu`) and nothing else runs there. A
 ///   descheduling wakee has already been dequeued, so "the only task" is
 ///   `nr_running == 0`.
 #[inline]
-pub fn ttwu_wakelist_same_llc(nr_running: u32, wakee_on_cpu: bool, queue_idle: bool) -> bool {
-    nr_running == 0 && (queue_idle || wakee_on_cpu)
+pub fn ttwu_wakelist_same_llc(input: TtwuQueue) -> bool {
+    input.nr_running == 0 && (input.queue_idle || input.wakee_on_cpu)
 }
 
 /// The inputs of ILB_UTIL's newidle scan depth ([`ilb_scan_depth`]).
@@ -569,10 +595,11 @@ impl Newidle {
     /// The built-in decision: whether to skip the balance.
     #[inline]
     pub fn builtin(&self) -> bool {
-        newidle_skip(self.rd_overload, self.rd_overloaded, || {
-            (self.avg_idle_ns, self.max_newidle_lb_cost_ns)
-        })
-        .is_some()
+        let rd = RdOverload {
+            feature: self.rd_overload,
+            overloaded: self.rd_overloaded,
+        };
+        newidle_skip(rd, || (self.avg_idle_ns, self.max_newidle_lb_cost_ns)).is_some()
     }
 }
 
@@ -591,7 +618,7 @@ impl TtwuQueue {
     /// The built-in decision: whether to queue on the wakee's wakelist.
     #[inline]
     pub fn builtin(&self) -> bool {
-        ttwu_wakelist_same_llc(self.nr_running, self.wakee_on_cpu, self.queue_idle)
+        ttwu_wakelist_same_llc(*self)
     }
 }
 
@@ -626,7 +653,12 @@ impl Spare {
     /// The built-in imbalance.
     #[inline]
     pub fn builtin(&self) -> Imbalance {
-        if spare_migrates_util(self.busiest_overloaded, self.share_llc, self.llc_spread) {
+        let way = SpareWay {
+            llc_spread: self.llc_spread,
+            busiest_overloaded: self.busiest_overloaded,
+            share_llc: self.share_llc,
+        };
+        if spare_migrates_util(way) {
             util_spread_imbalance(self.local_capacity, self.local_util, self.spread.dst_idle)
         } else {
             llc_spread_imbalance(
@@ -669,7 +701,7 @@ impl Serialize {
     /// The built-in decision: whether to try the lock.
     #[inline]
     pub fn builtin(&self) -> bool {
-        serialize_should_try(self.serialize_due, self.due)
+        serialize_should_try(*self)
     }
 }
 
@@ -685,18 +717,25 @@ mod tests {
     #[test]
     fn serialize_tries_every_visit_unless_told_to_wait_until_due() {
         for due in [false, true] {
-            assert!(serialize_should_try(false, due));
-            assert_eq!(serialize_should_try(true, due), due);
+            let input = |serialize_due| Serialize { serialize_due, due };
+            assert!(serialize_should_try(input(false)));
+            assert_eq!(serialize_should_try(input(true)), due);
         }
     }
 
     #[test]
     fn wakelist_same_llc_only_for_an_empty_wakee_runqueue() {
         for nr in [0, 1, 2, u32::MAX] {
-            for on_cpu in [false, true] {
-                let q = ttwu_wakelist_same_llc(nr, on_cpu, true);
+            for wakee_on_cpu in [false, true] {
+                let input = |queue_idle| TtwuQueue {
+                    nr_running: nr,
+                    wakee_on_cpu,
+                    queue_idle,
+                };
+                let on_cpu = wakee_on_cpu;
+                let q = ttwu_wakelist_same_llc(input(true));
                 assert_eq!(q, nr == 0, "TTWU_QUEUE_IDLE: nr_running {nr}");
-                let q = ttwu_wakelist_same_llc(nr, on_cpu, false);
+                let q = ttwu_wakelist_same_llc(input(false));
                 assert_eq!(q, nr == 0 && on_cpu, "pre-2022 rule: nr_running {nr}");
             }
         }

@@ -6,7 +6,8 @@
 //! (`struct rq` lives in `kernel/sched/sched.h`, which bindgen cannot read:
 //! its fields are read at the generated offsets, see [`super`]).
 
-use super::{read_field, topology::CpuId};
+use super::read_field;
+use crate::cpu::CpuId;
 use crate::{bindings, percpu::per_cpu_ptr, types::Opaque};
 
 /// A CPU's runqueue (`struct rq`).
@@ -35,9 +36,9 @@ impl Rq {
     /// # Examples
     ///
     /// ```
-    /// use kernel::sched::{rq::Rq, topology::CpuId};
+    /// use kernel::{cpu::CpuId, sched::rq::Rq};
     ///
-    /// let cpu0 = CpuId::new(0).expect("CPU 0 exists");
+    /// let cpu0 = CpuId::from_u32(0).expect("CPU 0 exists");
     /// let _ = Rq::of_cpu(cpu0).avg_idle();
     /// ```
     #[inline]
@@ -45,7 +46,10 @@ impl Rq {
         // SAFETY: `runqueues` is a per-CPU variable and `cpu` a CPU below
         // `nr_cpu_ids` (type invariant); its runqueue lives forever.
         unsafe {
-            let rq = per_cpu_ptr(core::ptr::addr_of!(bindings::runqueues), cpu.as_usize());
+            let rq = per_cpu_ptr(
+                core::ptr::addr_of!(bindings::runqueues),
+                cpu.as_u32() as usize,
+            );
             Self::from_raw(rq.cast_mut())
         }
     }

@@ -5,6 +5,7 @@
 //! C header: [`include/linux/sched/topology.h`](srctree/include/linux/sched/topology.h).
 
 use super::{read_field, read_fixed_field};
+use crate::cpu::CpuId;
 use crate::sync::rcu::Guard;
 use crate::{bindings, percpu::per_cpu_ptr, types::Opaque};
 use core::ptr;
@@ -71,7 +72,7 @@ impl SchedDomain {
     /// use kernel::{sched::topology::SchedDomain, sync::rcu};
     ///
     /// let guard = rcu::read_lock();
-    /// let cpu0 = kernel::sched::topology::CpuId::new(0).expect("CPU 0 exists");
+    /// let cpu0 = kernel::cpu::CpuId::from_u32(0).expect("CPU 0 exists");
     /// let mut level = SchedDomain::of_cpu(&guard, cpu0);
     /// let mut below = 1;
     /// while let Some(sd) = level {
@@ -98,7 +99,7 @@ impl SchedDomain {
         // the generated offset, null or a domain that RCU keeps alive while
         // `_guard` holds the read lock.
         unsafe {
-            let rq = per_cpu_ptr(ptr::addr_of!(bindings::runqueues), cpu.as_usize());
+            let rq = per_cpu_ptr(ptr::addr_of!(bindings::runqueues), cpu.as_u32() as usize);
             Self::from_raw(read_field::<*const bindings::sched_domain, _>(
                 rq,
                 bindings::RUST_LB_RQ_SD,
@@ -156,6 +157,24 @@ impl SchedDomain {
             _sd: self,
         }
     }
+
+    /// Highest cost of a newidle balance of this domain seen lately, in ns.
+    #[inline]
+    pub fn max_newidle_lb_cost(&self) -> u64 {
+        // SAFETY: `self` is valid.  The field is written without a lock by
+        // this CPU and by a nohz idle balance on its behalf
+        // (`update_newidle_cost()`): read it once, as `READ_ONCE()`.
+        unsafe {
+            core::ptr::read_volatile(core::ptr::addr_of!((*self.as_raw()).max_newidle_lb_cost))
+        }
+    }
+
+    /// `SD_NUMA` domains tolerate this many tasks of imbalance.
+    #[inline]
+    pub fn imb_numa_nr(&self) -> u32 {
+        // SAFETY: fixed once the domain is attached.
+        unsafe { (*self.as_raw()).imb_numa_nr }
+    }
 }
 
 /// A group of a scheduling domain (`struct sched_group`).
@@ -168,6 +187,20 @@ impl SchedDomain {
 pub struct SchedGroup(Opaque<bindings::sched_group>);
 
 impl SchedGroup {
+    /// Creates a reference from a raw pointer, `None` for null.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is null or points to a group of a domain that stays valid for
+    /// `'a` (see [`SchedDomain::from_raw`]).
+    #[inline]
+    pub unsafe fn from_raw<'a>(ptr: *const bindings::sched_group) -> Option<&'a Self> {
+        // SAFETY: `SchedGroup` is `repr(transparent)` over the C struct; the
+        // caller guarantees validity for `'a`.
+        // INVARIANT: groups are freed with their domain, which outlives `'a`.
+        unsafe { ptr.cast::<Self>().as_ref() }
+    }
+
     /// Returns the raw pointer, for the C helpers.
     #[inline]
     pub fn as_raw(&self) -> *mut bindings::sched_group {
@@ -180,6 +213,14 @@ impl SchedGroup {
         // SAFETY: `self` is valid (type invariant); `group_weight` is a
         // `u32` at the generated offset, fixed once the domain is attached.
         unsafe { read_fixed_field(self.0.get(), bindings::RUST_LB_SG_GROUP_WEIGHT) }
+    }
+
+    /// Number of cores in the group.
+    #[inline]
+    pub fn cores(&self) -> u32 {
+        // SAFETY: `self` is valid (type invariant); `cores` is a `u32` at
+        // the generated offset, fixed once the group's domain is attached.
+        unsafe { read_fixed_field(self.0.get(), bindings::RUST_LB_SG_CORES) }
     }
 }
 
@@ -208,9 +249,8 @@ impl<'a> Iterator for Groups<'a> {
         } else {
             after
         };
-        // SAFETY: `SchedGroup` is transparent over the C struct and `sg`
-        // lives as long as the domain.
-        Some(unsafe { &*sg.cast::<SchedGroup>() })
+        // SAFETY: `sg` is a group of the domain borrowed for `'a`.
+        unsafe { SchedGroup::from_raw(sg) }
     }
 }
 
@@ -308,82 +348,23 @@ impl SchedDomainShared {
     }
 }
 
-/// Number of possible CPU ids (`nr_cpu_ids`): CPUs are numbered below it.
-#[inline]
-pub fn nr_cpu_ids() -> u32 {
-    // SAFETY: `nr_cpu_ids` is set during early boot and only read after.
-    unsafe { bindings::nr_cpu_ids }
-}
-
-/// A CPU number.
-///
-/// # Invariants
-///
-/// The id is below `nr_cpu_ids`, so it fits a C `int`.  The CPU need not be
-/// possible (the possible mask may have holes) nor online: the accessors
-/// that take a `CpuId` check that themselves.
+/// Number of CPUs in the last-level cache of `cpu` (per-CPU `sd_llc_size`).
 ///
 /// # Examples
 ///
 /// ```
-/// use kernel::sched::topology::{llc_size, nr_cpu_ids, CpuId};
+/// use kernel::{cpu::CpuId, sched::topology::llc_size};
 ///
-/// let cpu0 = CpuId::new(0).expect("CPU 0 exists");
-/// // CPU 0 is in an LLC of at least itself; no CPU lies past the last id.
+/// let cpu0 = CpuId::from_u32(0).expect("CPU 0 exists");
+/// // CPU 0 is in an LLC of at least itself.
 /// assert!(llc_size(cpu0) >= 1);
-/// assert!(CpuId::new(nr_cpu_ids()).is_none());
-/// assert_eq!(CpuId::all().count() as u32, nr_cpu_ids());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CpuId(u32);
-
-impl CpuId {
-    /// The CPU numbered `id`, `None` if `id` is not below `nr_cpu_ids`.
-    #[inline]
-    pub fn new(id: u32) -> Option<Self> {
-        // INVARIANT: checked just here.
-        (id < nr_cpu_ids()).then_some(Self(id))
-    }
-
-    /// A CPU number that C hands over as valid.
-    ///
-    /// # Safety
-    ///
-    /// `id` is below `nr_cpu_ids` (e.g. `env->dst_cpu` of a balance).
-    #[inline]
-    pub unsafe fn new_unchecked(id: u32) -> Self {
-        // INVARIANT: the caller's promise.
-        Self(id)
-    }
-
-    /// Every CPU number, `0..nr_cpu_ids`.
-    #[inline]
-    pub fn all() -> impl Iterator<Item = Self> {
-        // INVARIANT: every id of the range is below `nr_cpu_ids`.
-        (0..nr_cpu_ids()).map(Self)
-    }
-
-    /// The number, as an index (of per-CPU offsets, ...).
-    #[inline]
-    pub fn as_usize(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The number, as the `int` that the C functions take.
-    #[inline]
-    pub fn as_c_int(self) -> core::ffi::c_int {
-        // By the type invariant the id is below `nr_cpu_ids`, which
-        // `CONFIG_NR_CPUS` bounds far below `i32::MAX`.
-        self.0 as core::ffi::c_int
-    }
-}
-
-/// Number of CPUs in the last-level cache of `cpu` (per-CPU `sd_llc_size`).
 #[inline]
 pub fn llc_size(cpu: CpuId) -> u32 {
     // SAFETY: `sd_llc_size` is a per-CPU `int` and `cpu` a CPU below
     // `nr_cpu_ids` (type invariant).
-    let size = unsafe { per_cpu_ptr(ptr::addr_of!(bindings::sd_llc_size), cpu.as_usize()).read() };
+    let size =
+        unsafe { per_cpu_ptr(ptr::addr_of!(bindings::sd_llc_size), cpu.as_u32() as usize).read() };
     // Never negative; as C compares it with an unsigned span weight.
     size as u32
 }

@@ -7,7 +7,7 @@
 
 use lb_math::math::{
     adjust_numa_imbalance, idle_cpus_imbalance, llc_spread_imbalance, sibling_imbalance,
-    spare_migrates_util, util_spread_imbalance, Imbalance, MigrationType, SpreadContext,
+    spare_migrates_util, util_spread_imbalance, Imbalance, MigrationType, SpareWay, SpreadContext,
     IMBALANCE_MAX, NUMA_IMBALANCE_MIN,
 };
 use proptest::prelude::*;
@@ -101,15 +101,22 @@ fn migration_type_matches_c_enum() {
 /// (`NO_LB_LLC_SPREAD`) fills spare utilization everywhere.
 #[test]
 fn rule_selection() {
+    let migrates_util = |busiest_overloaded, share_llc, llc_spread| {
+        spare_migrates_util(SpareWay {
+            llc_spread,
+            busiest_overloaded,
+            share_llc,
+        })
+    };
     // Busiest overloaded, MC domain (SD_SHARE_LLC).
-    assert!(!spare_migrates_util(true, true, true));
-    assert!(spare_migrates_util(true, true, false));
+    assert!(!migrates_util(true, true, true));
+    assert!(migrates_util(true, true, false));
     // Busiest overloaded, PKG/NUMA domain.
-    assert!(spare_migrates_util(true, false, true));
-    assert!(spare_migrates_util(true, false, false));
+    assert!(migrates_util(true, false, true));
+    assert!(migrates_util(true, false, false));
     // Busiest not overloaded: always the task-count spread.
-    assert!(!spare_migrates_util(false, true, true));
-    assert!(!spare_migrates_util(false, false, false));
+    assert!(!migrates_util(false, true, true));
+    assert!(!migrates_util(false, false, false));
 }
 
 /// Rik van Riel's example in the 2020 thread: groups {0, 2} and {1, 3} of

@@ -3,7 +3,7 @@
 //! The same-LLC wakelist rule of `ttwu_queue_cond()` (Tianchen Ding, 2022)
 //! against the two upstream versions it switches between.
 
-use lb_math::math::ttwu_wakelist_same_llc;
+use lb_math::math::{ttwu_wakelist_same_llc, TtwuQueue};
 use proptest::prelude::*;
 
 /// f3dd3f674555 ("sched: Remove the limitation of WF_ON_CPU on wakelist if
@@ -19,17 +19,27 @@ fn before_2022(nr_running: u32, wf_on_cpu: bool) -> bool {
     wf_on_cpu && nr_running == 0
 }
 
+/// The rule for a wakee CPU running `nr_running` tasks, the wakee seen
+/// still on it or not, under `TTWU_QUEUE_IDLE` or not.
+fn queued(nr_running: u32, wakee_on_cpu: bool, queue_idle: bool) -> bool {
+    ttwu_wakelist_same_llc(TtwuQueue {
+        nr_running,
+        wakee_on_cpu,
+        queue_idle,
+    })
+}
+
 #[test]
 fn table() {
     // An idle wakee CPU: queued with the 2022 rule, not before it...
-    assert!(ttwu_wakelist_same_llc(0, false, true));
-    assert!(!ttwu_wakelist_same_llc(0, false, false));
+    assert!(queued(0, false, true));
+    assert!(!queued(0, false, false));
     // ...unless the caller saw the wakee still on that CPU.
-    assert!(ttwu_wakelist_same_llc(0, true, false));
+    assert!(queued(0, true, false));
     // Another task runs there: never (no stacking), in both positions.
     for on_cpu in [false, true] {
         for feat in [false, true] {
-            assert!(!ttwu_wakelist_same_llc(1, on_cpu, feat));
+            assert!(!queued(1, on_cpu, feat));
         }
     }
 }
@@ -38,8 +48,8 @@ proptest! {
     #[test]
     fn matches_upstream(nr in 0u32..4, big in any::<u32>(), on_cpu in any::<bool>()) {
         for nr in [nr, big] {
-            prop_assert_eq!(ttwu_wakelist_same_llc(nr, on_cpu, true), since_2022(nr));
-            prop_assert_eq!(ttwu_wakelist_same_llc(nr, on_cpu, false), before_2022(nr, on_cpu));
+            prop_assert_eq!(queued(nr, on_cpu, true), since_2022(nr));
+            prop_assert_eq!(queued(nr, on_cpu, false), before_2022(nr, on_cpu));
         }
     }
 
@@ -47,8 +57,8 @@ proptest! {
     /// new one queues too.
     #[test]
     fn new_rule_is_a_superset(nr in any::<u32>(), on_cpu in any::<bool>()) {
-        if ttwu_wakelist_same_llc(nr, on_cpu, false) {
-            prop_assert!(ttwu_wakelist_same_llc(nr, on_cpu, true));
+        if queued(nr, on_cpu, false) {
+            prop_assert!(queued(nr, on_cpu, true));
         }
     }
 }

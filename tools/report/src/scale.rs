@@ -68,8 +68,8 @@ pub const MEASURES: [Measure; 5] = [
 /// The value of measure `name` in one run; `None` when the run lacks it
 /// (a ratio whose denominator is missing or 0).
 ///
-/// * `attempts_per_visit`: serialize_attempts / rust_calls_serialize;
-/// * `due_per_visit`: serialize_due / rust_calls_serialize;
+/// * `attempts_per_visit`: serialize_attempts / rust_calls_serialize_try;
+/// * `due_per_visit`: serialize_due / rust_calls_serialize_try;
 /// * `contended_per_attempt`: serialize_contended / serialize_attempts;
 /// * `groups_per_scan`: newidle_groups_scanned / newidle_scans;
 /// * `newidle_cost_us`: the kstat max_newidle_lb_cost_d0 (ns) in µs.
@@ -82,8 +82,8 @@ pub fn value(run: &Run, name: &str) -> Option<f64> {
         Some(c.get(num).copied().unwrap_or(0.0) / d)
     };
     match name {
-        "attempts_per_visit" => per("serialize_attempts", "rust_calls_serialize"),
-        "due_per_visit" => per("serialize_due", "rust_calls_serialize"),
+        "attempts_per_visit" => per("serialize_attempts", "rust_calls_serialize_try"),
+        "due_per_visit" => per("serialize_due", "rust_calls_serialize_try"),
         "contended_per_attempt" => per("serialize_contended", "serialize_attempts"),
         "groups_per_scan" => per("newidle_groups_scanned", "newidle_scans"),
         "newidle_cost_us" => c.get("kstat.max_newidle_lb_cost_d0").map(|v| v / 1000.0),
@@ -536,11 +536,11 @@ mod tests {
             (16, "on", 2, 2, 10),
         ] {
             runs.push(format!(
-                r#"{{"case":"serialize_due","feature":"SERIALIZE_DUE","state":"{st}","iter":1,"workload":"idlewake","metrics":{{}},"counters":{{"serialize_attempts":{attempts},"serialize_due":{due},"rust_calls_serialize":{calls}}}}}"#
+                r#"{{"case":"serialize_due","feature":"SERIALIZE_DUE","state":"{st}","iter":1,"workload":"idlewake","metrics":{{}},"counters":{{"serialize_attempts":{attempts},"serialize_due":{due},"rust_calls_serialize_try":{calls}}}}}"#
             ));
         }
         // An error and a run of another workload: not part of it.
-        runs.push(r#"{"case":"serialize_due","feature":"SERIALIZE_DUE","state":"on","iter":2,"workload":"idlewake","counters":{"serialize_attempts":9,"rust_calls_serialize":9},"error":"exit 1"}"#.into());
+        runs.push(r#"{"case":"serialize_due","feature":"SERIALIZE_DUE","state":"on","iter":2,"workload":"idlewake","counters":{"serialize_attempts":9,"rust_calls_serialize_try":9},"error":"exit 1"}"#.into());
         runs.push(r#"{"case":"ilb_util","feature":"ILB_UTIL","state":"on","iter":1,"workload":"hackbench","counters":{"newidle_scans":0},"kstat":{"max_newidle_lb_cost_d0":1500}}"#.into());
         let parsed: Vec<(u32, Vec<Run>)> = [8, 16]
             .into_iter()

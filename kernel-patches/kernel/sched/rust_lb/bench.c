@@ -137,7 +137,7 @@ rust_lb_stock_llc_shared(struct lb_env *env)
 
 static __always_inline struct sched_domain_shared *rust_lb_c_llc_shared(struct lb_env *env)
 {
-	rust_lb_c_count(rust_calls_get_llc_shared);
+	rust_lb_c_count(rust_calls_llc_shared);
 	return rust_lb_stock_llc_shared(env);
 }
 
@@ -240,7 +240,7 @@ static noinline void rust_lb_c_spare(struct lb_env *env, struct sd_lb_stats *sds
 	bool by_siblings;
 	u64 imb;
 
-	rust_lb_c_count(rust_calls_calculate_imbalance);
+	rust_lb_c_count(rust_calls_spare_imbalance);
 	if (overloaded && !share_llc) {	/* LB_LLC_SPREAD is on, as for the Rust */
 		imb = min_t(u64, local->group_capacity > local->group_util ?
 			    local->group_capacity - local->group_util : 0, LONG_MAX);

@@ -35,14 +35,14 @@ ktap_test_result \
 	$refused
 
 echo 0 > "$SCHEDSTATS"
-before=$(counter rust_calls_calculate_imbalance)
+before=$(counter rust_calls_spare_imbalance)
 ok=false
 echo "$iterations" > "$BENCH" && ok=true
-moved=$(( $(counter rust_calls_calculate_imbalance) - before ))
+moved=$(( $(counter rust_calls_spare_imbalance) - before ))
 echo "$saved" > "$SCHEDSTATS"
 ok2=false; [ "$ok" = true ] && [ "$moved" -eq 0 ] && ok2=true
 ktap_test_result \
-	"it runs with schedstats off, counting nothing (rust_calls_calculate_imbalance +$moved)" \
+	"it runs with schedstats off, counting nothing (rust_calls_spare_imbalance +$moved)" \
 	$ok2
 
 cat "$BENCH" | while read -r line; do ktap_print_msg "$line"; done
