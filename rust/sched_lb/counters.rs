@@ -18,7 +18,7 @@ use kernel::bindings;
 pub(crate) fn enabled() -> bool {
     #[cfg(CONFIG_SCHEDSTATS)]
     {
-        kernel::static_branch_unlikely!(bindings::sched_schedstats)
+        kernel::static_branch_unlikely!(bindings::sched_schedstats, bindings::static_key_false, key)
     }
     #[cfg(not(CONFIG_SCHEDSTATS))]
     {

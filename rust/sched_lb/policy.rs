@@ -37,8 +37,8 @@ pub(crate) fn update_idle_cpu_scan<const ASK: bool>(env: &LbEnv, sum_util: u64) 
 // over `ASK`: `false` is the built-in path, which the shims inline;
 // `true`, the module path, takes the module's answer, or the built-in
 // decision when the module keeps it or answered out of range.  The shims
-// choose between the two in C, with the policy key as their first test
-// (`rust_lb_newidle_path()` and its siblings in `rust_lb.h`), and reach
+// choose between the two in C, with the policy key among their first
+// tests (`rust_lb_decide()` in `rust_lb.h`), and reach
 // the module path through a cold entry point of its own (`*_policy` in
 // the crate root): one NOP on the built-in path while no module is
 // loaded, and nothing else.

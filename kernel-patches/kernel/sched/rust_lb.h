@@ -23,21 +23,24 @@
 
 struct rq;
 
-/* Decisions that RUST_LB_VERIFY checks, one line each in rust_lb_checks.h. */
-enum rust_lb_check {
-#define RUST_LB_CHECK(name) rust_lb_check_##name,
-#include "rust_lb_checks.h"
-#undef RUST_LB_CHECK
-	RUST_LB_NR_CHECKS,
+/*
+ * The helpers' decisions, one line each in rust_lb_decisions.h: what a
+ * policy module may answer and RUST_LB_VERIFY compares with its C twin.
+ */
+enum rust_lb_decision {
+#define RUST_LB_DECISION(name) rust_lb_decision_##name,
+#include "rust_lb_decisions.h"
+#undef RUST_LB_DECISION
+	RUST_LB_NR_DECISIONS,
 };
 
 /*
  * Event counters of the helpers (/sys/kernel/debug/sched/rust_lb), one
  * line each in rust_lb_counters.h: RUST_LB_COUNTER(name) is the counter
- * rust_lb_<name>, shown as "<name>".  After them, per decision that
- * RUST_LB_VERIFY checks, its checks (RUST_LB_VERIFY_CHECKS + check, shown
- * as "verify_checks_<name>") and its mismatches (RUST_LB_VERIFY_MISMATCHES
- * + check, "verify_mismatches_<name>").  The Rust side gets the enum
+ * rust_lb_<name>, shown as "<name>".  After them, per decision, the checks
+ * of RUST_LB_VERIFY (RUST_LB_VERIFY_CHECKS + decision, shown as
+ * "verify_checks_<name>") and its mismatches (RUST_LB_VERIFY_MISMATCHES +
+ * decision, "verify_mismatches_<name>").  The Rust side gets the enum
  * through bindgen.
  */
 enum rust_lb_counter {
@@ -45,8 +48,8 @@ enum rust_lb_counter {
 #include "rust_lb_counters.h"
 #undef RUST_LB_COUNTER
 	RUST_LB_VERIFY_CHECKS,
-	RUST_LB_VERIFY_MISMATCHES = RUST_LB_VERIFY_CHECKS + RUST_LB_NR_CHECKS,
-	RUST_LB_NR_COUNTERS = RUST_LB_VERIFY_MISMATCHES + RUST_LB_NR_CHECKS,
+	RUST_LB_VERIFY_MISMATCHES = RUST_LB_VERIFY_CHECKS + RUST_LB_NR_DECISIONS,
+	RUST_LB_NR_COUNTERS = RUST_LB_VERIFY_MISMATCHES + RUST_LB_NR_DECISIONS,
 };
 
 /*
@@ -56,7 +59,6 @@ enum rust_lb_counter {
  */
 DECLARE_PER_CPU(u64 [RUST_LB_NR_COUNTERS], rust_lb_counters);
 
-void sched_rust_lb_verify(enum rust_lb_check check, bool match);
 void sched_rust_lb_placement_tick(struct rq *rq);
 
 /*
@@ -149,7 +151,7 @@ void rust_lb_spare_imbalance_policy(struct lb_env *env, struct sd_lb_stats *sds,
 bool rust_lb_serialize_try_policy(struct rust_lb_flags flags);
 struct sched_domain_shared *rust_lb_get_llc_shared(struct lb_env *env);
 u64 rust_lb_check_topology(void);
-/* The stock C twin of rust_lb_spare_imbalance(), for the benchmark (fair.c). */
+/* The stock C of rust_lb_spare_imbalance(), for the benchmark (fair.c). */
 void sched_rust_lb_c_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds);
 
 /*
@@ -167,17 +169,6 @@ struct rust_lb_policy {
 	const void *vtable;
 };
 
-/* The decisions a policy may answer, for the log and the counters. */
-enum rust_lb_decision {
-	RUST_LB_DECISION_ILB_SCAN_DEPTH,
-	RUST_LB_DECISION_SIS_UTIL_SCAN,
-	RUST_LB_DECISION_NEWIDLE_SKIP,
-	RUST_LB_DECISION_TTWU_QUEUE_COND,
-	RUST_LB_DECISION_SPARE_IMBALANCE,
-	RUST_LB_DECISION_SERIALIZE_TRY,
-	RUST_LB_NR_DECISIONS,
-};
-
 DECLARE_STATIC_KEY_FALSE(rust_lb_policy_key);
 int rust_lb_policy_register(struct rust_lb_policy *policy);
 void rust_lb_policy_unregister(struct rust_lb_policy *policy);
@@ -186,34 +177,50 @@ void rust_lb_policy_reject(enum rust_lb_decision decision);
 
 #ifndef __BINDGEN__	/* C only: bindgen knows no preserve_most */
 /*
- * The policy-module paths of the shims' Rust decisions (rust_lb/policy.c),
- * called by rust_lb_newidle_path() and its siblings below only while a
- * policy is registered: cold, and with clang's preserve_most convention,
- * so that they keep every register of their caller but the return value,
- * and the inlined built-in path around the call needs no register, spill
- * or move for it.
+ * The shims' cold paths, called by rust_lb_decide() below: a decision
+ * while a policy module is registered (rust_lb/policy.c), and under
+ * RUST_LB_VERIFY (rust_lb/verify.c).  Out of line, and with clang's
+ * preserve_most convention, so that they keep every register of their
+ * caller but the return value, and the inlined built-in path around the
+ * call needs no register, spill or move for it.
  */
 #if __has_attribute(__preserve_most__)
-# define __rust_lb_policy_cc	__attribute__((__preserve_most__))
+# define __rust_lb_cold_cc	__attribute__((__preserve_most__))
 #else
-# define __rust_lb_policy_cc
+# define __rust_lb_cold_cc
 #endif
-u32 __rust_lb_policy_cc rust_lb_policy_ilb_scan_depth(u32 nr_groups, u64 sum_util,
-						      u32 span_weight);
-void __rust_lb_policy_cc rust_lb_policy_update_idle_cpu_scan(struct lb_env *env, u64 sum_util);
-void __rust_lb_policy_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc_weight,
-						      u32 imbalance_pct, u32 *depth);
-void __rust_lb_policy_cc rust_lb_policy_ilb_done(struct lb_env *env, struct sd_lb_stats *sds,
-						 u64 sum_util, unsigned int budget,
-						 unsigned int scanned, struct rust_lb_flags flags);
-bool __rust_lb_policy_cc rust_lb_policy_newidle_skip(struct rq *rq, struct sched_domain *sd,
-						     bool rd_overload, bool rd_overloaded);
-bool __rust_lb_policy_cc rust_lb_policy_ttwu_queue_cond(unsigned int nr, bool queue_idle,
-							bool wakee_on_cpu);
-void __rust_lb_policy_cc rust_lb_policy_spare_imbalance(struct lb_env *env,
-							struct sd_lb_stats *sds,
-							struct rust_lb_flags flags);
-bool __rust_lb_policy_cc rust_lb_policy_serialize_try(struct rust_lb_flags flags);
+u32 __rust_lb_cold_cc rust_lb_policy_ilb_scan_depth(u32 nr_groups, u64 sum_util,
+						    u32 span_weight);
+void __rust_lb_cold_cc rust_lb_policy_update_idle_cpu_scan(struct lb_env *env, u64 sum_util);
+void __rust_lb_cold_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc_weight,
+						    u32 imbalance_pct, u32 *depth);
+void __rust_lb_cold_cc rust_lb_policy_ilb_done(struct lb_env *env, struct sd_lb_stats *sds,
+					       u64 sum_util, unsigned int budget,
+					       unsigned int scanned, struct rust_lb_flags flags);
+bool __rust_lb_cold_cc rust_lb_policy_newidle_skip(struct rq *rq, struct sched_domain *sd,
+						   bool rd_overload, bool rd_overloaded);
+bool __rust_lb_cold_cc rust_lb_policy_ttwu_queue_cond(unsigned int nr, bool queue_idle,
+						      bool wakee_on_cpu);
+void __rust_lb_cold_cc rust_lb_policy_spare_imbalance(struct lb_env *env,
+						      struct sd_lb_stats *sds,
+						      struct rust_lb_flags flags);
+bool __rust_lb_cold_cc rust_lb_policy_serialize_try(struct rust_lb_flags flags);
+
+void __rust_lb_cold_cc sched_rust_lb_verify_update_idle_cpu_scan(struct lb_env *env,
+								 u64 sum_util);
+void __rust_lb_cold_cc sched_rust_lb_verify_ilb_done(struct lb_env *env,
+						     struct sd_lb_stats *sds, u64 sum_util,
+						     unsigned int budget, unsigned int scanned,
+						     struct rust_lb_flags flags);
+bool __rust_lb_cold_cc sched_rust_lb_verify_newidle_skip(struct rq *rq,
+							 struct sched_domain *sd,
+							 bool rd_overload, bool rd_overloaded);
+bool __rust_lb_cold_cc sched_rust_lb_verify_ttwu_queue_cond(unsigned int nr, bool queue_idle,
+							    bool wakee_on_cpu);
+void __rust_lb_cold_cc sched_rust_lb_verify_spare_imbalance(struct lb_env *env,
+							    struct sd_lb_stats *sds,
+							    struct rust_lb_flags flags);
+bool __rust_lb_cold_cc sched_rust_lb_verify_serialize_try(struct rust_lb_flags flags);
 #endif
 
 /*
@@ -246,76 +253,26 @@ static inline struct rust_lb_flags rust_lb_flags(unsigned int bits)
 	 static_branch_unlikely(&rust_lb_policy_key))
 
 /*
- * The spare imbalance's inputs: the feature's snapshot (returned in
- * *feat, for the shim's RUST_LB_VERIFY check) and the flags.
+ * The shims' Rust decisions, one shape for all six (fair.c, core.c):
+ *
+ *	if (rust_lb_on())
+ *		r = rust_lb_decide(name, args);
+ *	else
+ *		r = <the stock C>;
+ *
+ * rust_lb_decide() calls, by the first static branch that is on:
+ * RUST_LB_VERIFY's check (sched_rust_lb_verify_<name>(), where the C twin
+ * decides and the Rust answer is compared with it), the policy-module
+ * path (rust_lb_policy_<name>()), or the built-in Rust helper
+ * rust_lb_<name>(), inlined with CONFIG_SCHED_RUST_LB_INLINE.  The
+ * arguments, feature snapshots among them, are evaluated once, on the
+ * path taken.  The benchmark (rust_lb/bench.c) times this same
+ * expression.
  */
-static __always_inline struct rust_lb_flags rust_lb_spare_flags(bool *feat)
-{
-	*feat = rust_lb_feat(LB_LLC_SPREAD);
-	return rust_lb_flags(rust_lb_flag(*feat, LB_LLC_SPREAD));
-}
-
-/*
- * The shims' Rust paths, one per decision, written once here for the shim
- * (fair.c, core.c) and for the benchmark (rust_lb/bench.c), which so
- * times what the shim adds besides the helper: the policy module's static
- * branch first, then the inputs and the call of the built-in decision.
- */
-static __always_inline void rust_lb_sis_path(struct lb_env *env, u64 sum_util)
-{
-	if (rust_lb_policy_on())
-		rust_lb_policy_update_idle_cpu_scan(env, sum_util);
-	else
-		rust_lb_update_idle_cpu_scan(env, sum_util);
-}
-
-static __always_inline void rust_lb_ilb_done_path(struct lb_env *env, struct sd_lb_stats *sds,
-						  u64 sum_util, unsigned int budget,
-						  unsigned int scanned, struct rust_lb_flags flags)
-{
-	if (rust_lb_policy_on())
-		rust_lb_policy_ilb_done(env, sds, sum_util, budget, scanned, flags);
-	else
-		rust_lb_ilb_done(env, sds, sum_util, budget, scanned, flags);
-}
-
-static __always_inline bool rust_lb_serialize_path(struct rust_lb_flags flags)
-{
-	if (rust_lb_policy_on())
-		return rust_lb_policy_serialize_try(flags);
-	return rust_lb_serialize_try(flags);
-}
-
-static __always_inline bool rust_lb_newidle_path(struct rq *rq, struct sched_domain *sd,
-						 bool overloaded, bool *feat)
-{
-	/* The feature's snapshot is returned, for the RUST_LB_VERIFY check. */
-	if (rust_lb_policy_on()) {
-		*feat = rust_lb_feat(RD_OVERLOAD);
-		return rust_lb_policy_newidle_skip(rq, sd, *feat, overloaded);
-	}
-	*feat = rust_lb_feat(RD_OVERLOAD);
-	return rust_lb_newidle_skip(rq, sd, *feat, overloaded);
-}
-
-static __always_inline bool rust_lb_ttwu_path(unsigned int nr, bool wakee_on_cpu, bool *feat)
-{
-	if (rust_lb_policy_on()) {
-		*feat = rust_lb_feat(TTWU_QUEUE_IDLE);
-		return rust_lb_policy_ttwu_queue_cond(nr, *feat, wakee_on_cpu);
-	}
-	*feat = rust_lb_feat(TTWU_QUEUE_IDLE);
-	return rust_lb_ttwu_queue_cond(nr, *feat, wakee_on_cpu);
-}
-
-static __always_inline void rust_lb_spare_path(struct lb_env *env, struct sd_lb_stats *sds,
-					       bool *feat)
-{
-	if (rust_lb_policy_on())
-		rust_lb_policy_spare_imbalance(env, sds, rust_lb_spare_flags(feat));
-	else
-		rust_lb_spare_imbalance(env, sds, rust_lb_spare_flags(feat));
-}
+#define rust_lb_decide(name, ...)					\
+	(rust_lb_verify_on() ? sched_rust_lb_verify_##name(__VA_ARGS__) :	\
+	 rust_lb_policy_on() ? rust_lb_policy_##name(__VA_ARGS__) :	\
+	 rust_lb_##name(__VA_ARGS__))
 
 static inline void rust_lb_count(unsigned int counter, u64 n)
 {
@@ -354,12 +311,6 @@ static inline void rust_lb_placement_tick(struct rq *rq)
 {
 	if (IS_ENABLED(CONFIG_SCHED_RUST_LB) && schedstat_enabled())
 		sched_rust_lb_placement_tick(rq);
-}
-
-static inline void rust_lb_verify(enum rust_lb_check check, bool match)
-{
-	if (IS_ENABLED(CONFIG_SCHED_RUST_LB))
-		sched_rust_lb_verify(check, match);
 }
 #endif /* !__BINDGEN__ */
 

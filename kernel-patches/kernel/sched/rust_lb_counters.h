@@ -55,6 +55,4 @@ RUST_LB_COUNTER(policy_decisions)
 RUST_LB_COUNTER(policy_rejected)
 RUST_LB_COUNTER(policy_detached)
 
-/* RUST_LB_VERIFY */
-RUST_LB_COUNTER(verify_known_fixes)
-/* ... and its checks and mismatches per decision, from rust_lb_checks.h. */
+/* RUST_LB_VERIFY: its checks and mismatches per decision, from rust_lb_decisions.h. */

@@ -230,7 +230,11 @@ pub mod decide {
     #[inline(always)]
     pub fn registered() -> bool {
         #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
-        return crate::static_branch_unlikely!(bindings::rust_lb_policy_key);
+        return crate::static_branch_unlikely!(
+            bindings::rust_lb_policy_key,
+            bindings::static_key_false,
+            key
+        );
         #[cfg(not(CONFIG_SCHED_RUST_LB_POLICY))]
         return false;
     }
@@ -274,7 +278,7 @@ pub mod decide {
     /// helpers inlined into fair.c and core.c keep only the NOP and, on its
     /// other side, that call (tools/check-codegen).
     macro_rules! decisions {
-        ($($(#[$doc:meta])* $name:ident($in:ty) -> $out:ty, $which:ident, $valid:expr;)*) => {
+        ($($(#[$doc:meta])* $name:ident($in:ty) -> $out:ty, $valid:expr;)*) => {
             $(crate::macros::paste! {
                 $(#[$doc])*
                 #[inline(always)]
@@ -294,7 +298,7 @@ pub mod decide {
                 #[inline(never)]
                 pub fn [<rust_lb_policy_ask_ $name>](input: &$in) -> Option<$out> {
                     ask(
-                        bindings::[<rust_lb_decision_RUST_LB_DECISION_ $which>],
+                        bindings::[<rust_lb_decision_rust_lb_decision_ $name>],
                         input,
                         |vt| vt.$name,
                         $valid,
@@ -306,16 +310,16 @@ pub mod decide {
 
     decisions! {
         /// ILB_UTIL's scan depth.
-        ilb_scan_depth(IlbScan) -> u32, ILB_SCAN_DEPTH, |i, d| i.valid(d);
+        ilb_scan_depth(IlbScan) -> u32, |i, d| i.valid(d);
         /// SIS_UTIL's scan depth.
-        sis_util_scan(SisUtil) -> u32, SIS_UTIL_SCAN, |i, d| i.valid(d);
+        sis_util_scan(SisUtil) -> u32, |i, d| i.valid(d);
         /// The newidle skip.
-        newidle_skip(Newidle) -> bool, NEWIDLE_SKIP, |_, _| true;
+        newidle_skip(Newidle) -> bool, |_, _| true;
         /// The same-LLC wakelist condition.
-        ttwu_queue_cond(TtwuQueue) -> bool, TTWU_QUEUE_COND, |_, _| true;
+        ttwu_queue_cond(TtwuQueue) -> bool, |_, _| true;
         /// The spare-capacity imbalance.
-        spare_imbalance(Spare) -> Imbalance, SPARE_IMBALANCE, |i, imb| i.valid(imb);
+        spare_imbalance(Spare) -> Imbalance, |i, imb| i.valid(imb);
         /// Whether to try `sched_balance_running`.
-        serialize_try(Serialize) -> bool, SERIALIZE_TRY, |_, _| true;
+        serialize_try(Serialize) -> bool, |_, _| true;
     }
 }

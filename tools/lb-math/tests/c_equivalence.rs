@@ -398,3 +398,304 @@ fn llc_spread_matches_c_except_underflow() {
     }
     assert!(underflows > 1000, "underflow case not exercised");
 }
+
+/// The C twins of the decisions (`kernel/sched/rust_lb_twins.h`, what
+/// `RUST_LB_VERIFY` and the kernel benchmark run), compiled as they are
+/// with a prelude of the kernel types and helpers they use.
+const TWINS_PRELUDE: &str = r#"
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef uint64_t u64;
+typedef uint32_t u32;
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+#define SCHED_CAPACITY_SCALE (1L << 10)
+#define READ_ONCE(x) (x)
+#define min_t(type, x, y) ({ type __x = (x); type __y = (y); __x < __y ? __x : __y; })
+#define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
+static inline u64 size_mul(u64 a, u64 b) { u64 r; return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r; }
+static inline u64 size_add(u64 a, u64 b) { u64 r; return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r; }
+#define rust_lb_twin_count(name) do { } while (0)
+
+enum cpu_idle_type { __CPU_NOT_IDLE = 0, CPU_IDLE, CPU_NEWLY_IDLE };
+enum group_type { group_has_spare = 0, group_fully_busy, group_misfit_task, group_smt_balance,
+		  group_asym_packing, group_imbalanced, group_overloaded };
+enum migration_type { migrate_load = 0, migrate_util, migrate_task, migrate_misfit };
+#define SD_SHARE_LLC 0x1
+#define SD_NUMA 0x2
+struct sched_domain { int flags; unsigned int imb_numa_nr; };
+struct sched_group { unsigned int cores; };
+struct sg_lb_stats {
+	unsigned long group_capacity, group_util;
+	unsigned int idle_cpus, sum_nr_running, group_weight;
+	enum group_type group_type;
+};
+struct sd_lb_stats {
+	struct sched_group *busiest, *local;
+	struct sg_lb_stats busiest_stat, local_stat;
+	unsigned int prefer_sibling;
+};
+struct lb_env {
+	struct sched_domain *sd;
+	enum cpu_idle_type idle;
+	long imbalance;
+	enum migration_type migration_type;
+};
+"#;
+
+const TWINS_MAIN: &str = r#"
+int main(void)
+{
+	char op[16];
+
+	while (scanf("%15s", op) == 1) {
+		unsigned long long a, b, c, d, e;
+		if (!strcmp(op, "sis")) {
+			scanf("%llu %llu %llu", &a, &b, &c);
+			printf("%u\n", rust_lb_twin_sis_util_scan(a, b, c));
+		} else if (!strcmp(op, "ilb")) {
+			scanf("%llu %llu %llu", &a, &b, &c);
+			printf("%u\n", rust_lb_twin_ilb_scan_depth(a, b, c));
+		} else if (!strcmp(op, "newidle")) {
+			u64 avg, cost;
+			scanf("%llu %llu %llu %llu %llu", &a, &b, &c, &d, &e);
+			avg = c; cost = d;
+			printf("%d\n", rust_lb_twin_newidle_skip(a, b, &avg, e ? &cost : NULL));
+		} else if (!strcmp(op, "ttwu")) {
+			scanf("%llu %llu %llu", &a, &b, &c);
+			printf("%d\n", rust_lb_twin_ttwu_queue_cond(a, b, c));
+		} else if (!strcmp(op, "serialize")) {
+			scanf("%llu %llu", &a, &b);
+			printf("%d\n", rust_lb_twin_serialize_try(a, b));
+		} else if (!strcmp(op, "spare")) {
+			unsigned long long v[17];
+			struct sched_domain sd;
+			struct sched_group lg, bg;
+			struct sd_lb_stats sds;
+			struct lb_env env;
+			int i;
+
+			for (i = 0; i < 17; i++)
+				scanf("%llu", &v[i]);
+			memset(&sds, 0, sizeof(sds));
+			sd.flags = (v[1] ? SD_SHARE_LLC : 0) | (v[2] ? SD_NUMA : 0);
+			sd.imb_numa_nr = v[3];
+			env.sd = &sd;
+			env.idle = v[4];
+			env.imbalance = -1;
+			env.migration_type = migrate_load;
+			sds.busiest_stat.group_type = v[5] ? group_overloaded : group_has_spare;
+			sds.local_stat.group_capacity = v[6];
+			sds.local_stat.group_util = v[7];
+			sds.local_stat.idle_cpus = v[8];
+			sds.busiest_stat.idle_cpus = v[9];
+			sds.local_stat.sum_nr_running = v[10];
+			sds.busiest_stat.sum_nr_running = v[11];
+			sds.busiest_stat.group_weight = v[12];
+			sds.prefer_sibling = v[13];
+			lg.cores = v[14];
+			bg.cores = v[15];
+			sds.local = &lg;
+			sds.busiest = &bg;
+			rust_lb_twin_spare_imbalance(&env, &sds, v[0]);
+			printf("%d %ld\n", env.migration_type, env.imbalance);
+			(void)v[16];
+		} else {
+			return 2;
+		}
+	}
+	return 0;
+}
+"#;
+
+/// Compiles the twins once; `None` when no C compiler is available.
+fn twins_harness() -> Option<&'static PathBuf> {
+    static BIN: OnceLock<Option<PathBuf>> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let header = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../kernel-patches/kernel/sched/rust_lb_twins.h");
+        let twins = std::fs::read_to_string(&header).expect("read rust_lb_twins.h");
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        let src = dir.join("lb_math_c_twins.c");
+        let bin = dir.join("lb_math_c_twins");
+        std::fs::write(&src, format!("{TWINS_PRELUDE}\n{twins}\n{TWINS_MAIN}")).expect("write");
+        let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+            .args([
+                "-O2",
+                "-std=gnu11",
+                "-Wall",
+                "-Werror",
+                "-Wno-unused-function",
+                "-o",
+            ])
+            .arg(&bin)
+            .arg(&src)
+            .status();
+        match status {
+            Ok(s) if s.success() => Some(bin),
+            Ok(s) => panic!("rust_lb_twins.h failed to compile on the host: {s}"),
+            Err(e) => {
+                eprintln!("c_equivalence: skipped, no C compiler ({e})");
+                None
+            }
+        }
+    })
+    .as_ref()
+}
+
+/// Runs the twins on one command per line, returns one output line each.
+fn run_twins(bin: &PathBuf, input: &str) -> Vec<String> {
+    let mut child = Command::new(bin)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run C twins");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("C twins output");
+    writer.join().unwrap().expect("feed C twins");
+    assert!(out.status.success(), "C twins exited {}", out.status);
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Every decision's C twin decides as the Rust built-in does, in every
+/// feature position, on inputs from small to the types' edges: the twins
+/// that `RUST_LB_VERIFY` compares the kernel's Rust with are right.
+#[test]
+fn twins_match_rust_everywhere() {
+    use lb_math::math::{Newidle, Serialize, Spare, TtwuQueue};
+
+    let Some(bin) = twins_harness() else { return };
+    let mut rng = Rng(0x5eed_0005);
+    let mut input = String::new();
+    let mut want = Vec::new();
+    let b = |rng: &mut Rng| rng.next() % 2 == 1;
+    for _ in 0..CASES {
+        let (s, w, p) = (
+            rng.pick(1 << 20, u64::MAX),
+            rng.pick(512, u64::from(u32::MAX)) as u32,
+            rng.pick(200, u64::from(u32::MAX)) as u32,
+        );
+        input += &format!("sis {s} {w} {p}\n");
+        want.push(sis_util_nr_idle_scan(s, w, p).to_string());
+
+        let n = rng.pick(64, u64::from(u32::MAX)) as u32;
+        input += &format!("ilb {n} {s} {w}\n");
+        want.push(ilb_scan_depth(n, s, w).to_string());
+
+        let ni = Newidle {
+            rd_overload: b(&mut rng),
+            rd_overloaded: b(&mut rng),
+            avg_idle_ns: rng.pick(1 << 20, u64::MAX),
+            max_newidle_lb_cost_ns: rng.pick(1 << 20, u64::MAX),
+        };
+        // No domain: a cost of 0, as the Rust reads it.
+        let has_sd = rng.next() % 8 != 0;
+        let ni = Newidle {
+            max_newidle_lb_cost_ns: if has_sd { ni.max_newidle_lb_cost_ns } else { 0 },
+            ..ni
+        };
+        input += &format!(
+            "newidle {} {} {} {} {}\n",
+            u8::from(ni.rd_overload),
+            u8::from(ni.rd_overloaded),
+            ni.avg_idle_ns,
+            ni.max_newidle_lb_cost_ns,
+            u8::from(has_sd)
+        );
+        want.push(u8::from(ni.builtin()).to_string());
+
+        let t = TtwuQueue {
+            nr_running: rng.pick(4, u64::from(u32::MAX)) as u32,
+            wakee_on_cpu: b(&mut rng),
+            queue_idle: b(&mut rng),
+        };
+        input += &format!(
+            "ttwu {} {} {}\n",
+            t.nr_running,
+            u8::from(t.queue_idle),
+            u8::from(t.wakee_on_cpu)
+        );
+        want.push(u8::from(t.builtin()).to_string());
+
+        let se = Serialize {
+            serialize_due: b(&mut rng),
+            due: b(&mut rng),
+        };
+        input += &format!(
+            "serialize {} {}\n",
+            u8::from(se.serialize_due),
+            u8::from(se.due)
+        );
+        want.push(u8::from(se.builtin()).to_string());
+
+        let numa = b(&mut rng);
+        let idle = rng.next() % 3;
+        let sp = Spare {
+            llc_spread: b(&mut rng),
+            busiest_overloaded: b(&mut rng),
+            share_llc: b(&mut rng),
+            local_capacity: rng.pick(4096, u64::from(u32::MAX)),
+            local_util: rng.pick(4096, u64::from(u32::MAX)),
+            local_idle_cpus: rng.pick(64, 1 << 20) as u32,
+            busiest_idle_cpus: rng.pick(64, 1 << 20) as u32,
+            local_nr_running: rng.pick(64, u64::from(u32::MAX)) as u32,
+            busiest_nr_running: rng.pick(64, u64::from(u32::MAX)) as u32,
+            spread: SpreadContext {
+                busiest_group_weight: if rng.next() % 3 == 0 {
+                    1
+                } else {
+                    rng.pick(64, 1 << 20) as u32
+                },
+                prefer_sibling: rng.next() % 3 == 0,
+                dst_idle: idle != 0,
+                local_cores: rng.pick(32, 1 << 20) as u32,
+                busiest_cores: rng.pick(32, 1 << 20) as u32,
+                numa_imb_nr: None,
+            },
+        };
+        let imb_numa_nr = rng.pick(16, u64::from(u32::MAX)) as u32;
+        let sp = Spare {
+            spread: SpreadContext {
+                numa_imb_nr: numa.then_some(imb_numa_nr),
+                ..sp.spread
+            },
+            ..sp
+        };
+        input += &format!(
+            "spare {} {} {} {imb_numa_nr} {idle} {} {} {} {} {} {} {} {} {} {} {} 0\n",
+            u8::from(sp.llc_spread),
+            u8::from(sp.share_llc),
+            u8::from(numa),
+            u8::from(sp.busiest_overloaded),
+            sp.local_capacity,
+            sp.local_util,
+            sp.local_idle_cpus,
+            sp.busiest_idle_cpus,
+            sp.local_nr_running,
+            sp.busiest_nr_running,
+            sp.spread.busiest_group_weight,
+            u8::from(sp.spread.prefer_sibling),
+            sp.spread.local_cores,
+            sp.spread.busiest_cores,
+        );
+        let imb = sp.builtin();
+        want.push(format!("{} {}", imb.migration_type as u32, imb.imbalance));
+    }
+    let got = run_twins(bin, &input);
+    assert_eq!(got.len(), want.len());
+    for ((got, want), line) in got.iter().zip(&want).zip(input.lines()) {
+        assert_eq!(got, want, "C twin and Rust differ on: {line}");
+    }
+}

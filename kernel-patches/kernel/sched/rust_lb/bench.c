@@ -17,10 +17,11 @@
  * empty loop, the Rust helper, its C twin and the stock C
  * (tools/helper-cost computes the statistics).
  *
- * The C twin is the helper's decision written in C: the same inputs
- * (feature positions included), the same guards, the same counters
- * (rust_lb_count() where the Rust has count!()), each value read on the
- * branch that uses it, as C is written.  Rust against it is what the
+ * The C twin is the helper's decision written in C, the one of
+ * ../rust_lb_twins.h that RUST_LB_VERIFY checks the Rust against: the
+ * same inputs (feature positions included), the same guards, the same
+ * counters here (rust_lb_count() where the Rust has count!()), each
+ * value read on the branch that uses it, as C is written.  Rust against it is what the
  * language and the seam cost.  That the twin decides as the Rust does is
  * checked on every input before each chunk of it: a difference fails the
  * write with -EIO.  Chunks alternate between the CPU's LLC domain and the
@@ -28,20 +29,20 @@
  * rust_lb_bench_chunk()).
  *
  * The stock C is the code the helper stands beside, one feature position
- * without guards or counters: the same expressions as the shims'
- * RUST_LB_VERIFY twins, and calculate_spare_imbalance() itself.  Rust
+ * without guards or counters: the stock expressions of fair.c (and of
+ * the ILB_UTIL RFC), and calculate_spare_imbalance() itself.  Rust
  * against it is what the switchable, counted helper costs over the kernel
  * it replaces.
  *
- * The Rust side of a decision is behind the shims' gate, their two tests
- * (RUST_LB on, RUST_LB_VERIFY off; static branches with
- * CONFIG_JUMP_LABEL), as in fair.c and core.c; the C twin is behind the
- * same gate; the stock C has neither.  For the decisions a shim takes
- * from Rust with a feature (newidle_skip, ttwu_queue_cond,
- * calculate_imbalance), the Rust side is the shim's whole Rust path in
- * the stock position: the gate and its path function of rust_lb.h (the
- * policy module's static branch, the feature's snapshot, the flags, the
- * call); the C twin gets the same snapshot.  So rust - stock includes
+ * The Rust side of a decision is the shim's: RUST_LB's test, then
+ * rust_lb_decide() of rust_lb.h (RUST_LB_VERIFY's and the policy
+ * module's static branches, the feature's snapshot, the flags, the call),
+ * as in fair.c and core.c, static branches with CONFIG_JUMP_LABEL; the C
+ * twin is behind the same two tests of RUST_LB and RUST_LB_VERIFY and
+ * gets the same snapshot; the stock C has none.  SIS_UTIL's and
+ * ILB_UTIL's depths are timed alone, without the rest of their shims'
+ * void decisions, so their Rust side spells out rust_lb_decide()'s
+ * branches.  So rust - stock includes
  * what the shim adds.  The benchmark runs only in that position (-EBUSY
  * and a log line otherwise).  get_llc_shared has no gate: it is a part of
  * the Rust helpers, not a decision of its own.
@@ -53,9 +54,9 @@
  * through an exported function, so the Rust spare-capacity imbalance and
  * its twin are called through functions of the same shape.
  *
- * The helpers count their decisions while schedstats are enabled and the
- * twins count nothing, so the benchmark refuses to run (-EBUSY) unless
- * schedstats are off: both sides then do the same work, and the live
+ * The helpers and the twins count while schedstats are enabled; the
+ * stock C counts nothing, so the benchmark refuses to run (-EBUSY) unless
+ * schedstats are off: every side then does the same work, and the live
  * counters are left alone.
  */
 #define RUST_LB_BENCH_INPUTS	256
@@ -132,146 +133,49 @@ rust_lb_stock_llc_shared(struct lb_env *env)
 	return rcu_dereference(per_cpu(sd_llc_shared, env->dst_cpu));
 }
 
-/* The C twins of the helpers (see the top of this file). */
-#define rust_lb_c_count(name)	rust_lb_count(rust_lb_##name, 1)
+/*
+ * The C twins of the helpers (see the top of this file): those of
+ * rust_lb_twins.h, counting what the Rust counts, behind what the Rust
+ * entry point counts on entry.
+ */
+#define rust_lb_twin_count(name)	rust_lb_count(rust_lb_##name, 1)
+#include "../rust_lb_twins.h"
 
 static __always_inline struct sched_domain_shared *rust_lb_c_llc_shared(struct lb_env *env)
 {
-	rust_lb_c_count(rust_calls_llc_shared);
+	rust_lb_twin_count(rust_calls_llc_shared);
 	return rust_lb_stock_llc_shared(env);
 }
 
-static __always_inline u32 rust_lb_c_sis_util(u64 sum_util, u32 llc_weight, u32 pct)
-{
-	u64 x, xp, sq, tmp;
-
-	if (!llc_weight)
-		return 0;
-	x = sum_util / llc_weight;
-	if (check_mul_overflow(x, (u64)pct, &xp) || check_mul_overflow(xp, xp, &sq))
-		tmp = SCHED_CAPACITY_SCALE;
-	else
-		tmp = min_t(u64, sq / (10000 * SCHED_CAPACITY_SCALE), SCHED_CAPACITY_SCALE);
-	return (SCHED_CAPACITY_SCALE - tmp) * llc_weight / SCHED_CAPACITY_SCALE;
-}
-
-/* n * s / d, rounded down, exact where n * s overflows (d > s). */
-static __always_inline u64 rust_lb_c_mul_div_below(u32 n, u64 s, u64 d)
-{
-	u64 p, a, qa, ra, b;
-
-	if (!check_mul_overflow((u64)n, s, &p))
-		return p / d;
-	a = size_mul(n >> 16, s);
-	qa = a / d;
-	ra = a % d;
-	b = size_add(size_mul(ra, 1 << 16), size_mul(n & 0xffff, s));
-	return size_add(size_mul(qa, 1 << 16), b / d);
-}
-
-static __always_inline u32 rust_lb_c_ilb_depth(u32 nr_groups, u64 sum_util, u32 weight)
-{
-	u64 capacity = (u64)weight * SCHED_CAPACITY_SCALE;
-
-	if (!nr_groups)
-		return 0;
-	if (!capacity)
-		return nr_groups;
-	if (sum_util >= capacity)
-		return 1;
-	return nr_groups - (u32)rust_lb_c_mul_div_below(nr_groups, sum_util, capacity);
-}
-
 static __always_inline bool rust_lb_c_newidle_skip(struct rq *rq, struct sched_domain *sd,
-						   unsigned int f)
+						   bool rd_overload, bool overloaded)
 {
-	u64 avg_idle;
-
-	rust_lb_c_count(rust_calls_newidle_skip);
-	if ((f & RUST_LB_F_RD_OVERLOAD) && !(f & RUST_LB_F_RD_OVERLOADED)) {
-		rust_lb_c_count(newidle_skipped_not_overloaded);
-		return true;
-	}
-	/* Read once each, as the Rust abstractions read them. */
-	avg_idle = READ_ONCE(rq->avg_idle);
-	return avg_idle < (sd ? READ_ONCE(sd->max_newidle_lb_cost) : 0);
+	rust_lb_twin_count(rust_calls_newidle_skip);
+	return rust_lb_twin_newidle_skip(rd_overload, overloaded, &rq->avg_idle,
+					 sd ? &sd->max_newidle_lb_cost : NULL);
 }
 
-/* The shims' gate: the Rust decides (RUST_LB on, RUST_LB_VERIFY off). */
+/* The shims' gate of the C twins: RUST_LB on, RUST_LB_VERIFY off. */
 #define rust_lb_bench_gate()	(rust_lb_on() && !rust_lb_verify_on())
 
-static __always_inline bool rust_lb_c_ttwu(unsigned int nr, unsigned int f)
+static __always_inline bool rust_lb_c_ttwu(unsigned int nr, bool queue_idle, bool on_cpu)
 {
-	bool queue;
-
-	rust_lb_c_count(rust_calls_ttwu_queue_cond);
-	queue = !nr && (f & (RUST_LB_F_TTWU_QUEUE_IDLE | RUST_LB_F_WAKEE_ON_CPU));
-	if (queue && (f & RUST_LB_F_TTWU_QUEUE_IDLE))
-		rust_lb_c_count(wakelist_idle_queued);
-	return queue;
+	rust_lb_twin_count(rust_calls_ttwu_queue_cond);
+	return rust_lb_twin_ttwu_queue_cond(nr, queue_idle, on_cpu);
 }
 
-static __always_inline u64 rust_lb_c_sibling(bool dst_idle, u32 lnr, u32 bnr, u32 lc, u32 bc)
+static noinline void rust_lb_c_spare(struct lb_env *env, struct sd_lb_stats *sds,
+				     bool llc_spread)
 {
-	u64 diff, sub, cores, imb;
-
-	if (!dst_idle || !bnr)
-		return 0;
-	if (lc == bc)
-		return bnr > lnr ? bnr - lnr : 0;
-	diff = (u64)lc * bnr;
-	sub = (u64)bc * lnr;
-	diff = diff > sub ? diff - sub : 0;
-	cores = (u64)lc + bc;
-	if (!cores)
-		return 0;
-	imb = 2 * (diff / cores) + 2 * (diff % cores) / cores + 1;
-	if (imb <= 1 && !lnr && bnr > 1)
-		return 2;
-	return imb;
-}
-
-static noinline void rust_lb_c_spare(struct lb_env *env, struct sd_lb_stats *sds)
-{
-	struct sg_lb_stats *local = &sds->local_stat, *busiest = &sds->busiest_stat;
-	bool share_llc = env->sd->flags & SD_SHARE_LLC;
-	bool overloaded = busiest->group_type > group_fully_busy;
-	bool dst_idle = env->idle != __CPU_NOT_IDLE;
-	bool by_siblings;
-	u64 imb;
-
-	rust_lb_c_count(rust_calls_spare_imbalance);
-	if (overloaded && !share_llc) {	/* LB_LLC_SPREAD is on, as for the Rust */
-		imb = min_t(u64, local->group_capacity > local->group_util ?
-			    local->group_capacity - local->group_util : 0, LONG_MAX);
-		env->migration_type = dst_idle && !imb ? migrate_task : migrate_util;
-		env->imbalance = dst_idle && !imb ? 1 : imb;
-		return;
-	}
-	if (share_llc && overloaded)
-		rust_lb_c_count(llc_imbalance_by_tasks);
-	by_siblings = busiest->group_weight == 1 || sds->prefer_sibling;
-	if (!by_siblings && local->idle_cpus < busiest->idle_cpus)
-		rust_lb_c_count(idle_cpus_underflow_avoided);
-	if (by_siblings)
-		imb = rust_lb_c_sibling(dst_idle, local->sum_nr_running, busiest->sum_nr_running,
-					sds->local ? sds->local->cores : 0,
-					sds->busiest ? sds->busiest->cores : 0);
-	else
-		imb = local->idle_cpus > busiest->idle_cpus ?
-		      local->idle_cpus - busiest->idle_cpus : 0;
-	if ((env->sd->flags & SD_NUMA) && (u64)local->sum_nr_running + 1 <= env->sd->imb_numa_nr &&
-	    imb <= 2)
-		imb = 0;
-	env->migration_type = migrate_task;
-	env->imbalance = min_t(u64, imb / 2, LONG_MAX);
+	rust_lb_twin_count(rust_calls_spare_imbalance);
+	rust_lb_twin_spare_imbalance(env, sds, llc_spread);
 }
 
 /*
  * The shims' paths and their C twins, behind the gate (see the top).
  * SIS_UTIL's depth is stored in *@depth on every side, as its shim's path
- * (rust_lb_sis_path(), which returns nothing) stores it: returned, the
- * module path's depth and the inlined one would meet in a register, which
+ * (rust_lb_decide(update_idle_cpu_scan, ...), which returns nothing)
+ * stores it: returned, the module path's depth and the inlined one would meet in a register, which
  * the shim's never do, and the benchmark would time that merge.
  */
 static __always_inline void rust_lb_sis(u64 sum_util, u32 llc_weight, u32 pct, u32 *depth)
@@ -289,14 +193,14 @@ static __always_inline void rust_lb_c_sis(u64 sum_util, u32 llc_weight, u32 pct,
 	if (!rust_lb_bench_gate())
 		*depth = rust_lb_stock_sis_util(sum_util, llc_weight, pct);
 	else
-		*depth = rust_lb_c_sis_util(sum_util, llc_weight, pct);
+		*depth = rust_lb_twin_sis_util_scan(sum_util, llc_weight, pct);
 }
 
 static __always_inline u32 rust_lb_ilb(u32 nr_groups, u64 sum_util, u32 weight)
 {
 	if (!rust_lb_bench_gate())
 		return rust_lb_stock_ilb_depth(nr_groups, sum_util, weight);
-	/* As rust_lb_ilb_done_path(), for the depth alone. */
+	/* As rust_lb_decide(ilb_done, ...), for the depth alone. */
 	if (rust_lb_policy_on())
 		return rust_lb_policy_ilb_scan_depth(nr_groups, sum_util, weight);
 	return rust_lb_ilb_scan_depth(nr_groups, sum_util, weight);
@@ -306,17 +210,15 @@ static __always_inline u32 rust_lb_c_ilb(u32 nr_groups, u64 sum_util, u32 weight
 {
 	if (!rust_lb_bench_gate())
 		return rust_lb_stock_ilb_depth(nr_groups, sum_util, weight);
-	return rust_lb_c_ilb_depth(nr_groups, sum_util, weight);
+	return rust_lb_twin_ilb_scan_depth(nr_groups, sum_util, weight);
 }
 
 static __always_inline bool rust_lb_newidle(struct rq *rq, struct sched_domain *sd,
 					    bool overloaded)
 {
-	bool feat;
-
-	if (!rust_lb_bench_gate())
+	if (!rust_lb_on())
 		return !overloaded || rq->avg_idle < sd->max_newidle_lb_cost;
-	return rust_lb_newidle_path(rq, sd, overloaded, &feat);
+	return rust_lb_decide(newidle_skip, rq, sd, rust_lb_feat(RD_OVERLOAD), overloaded);
 }
 
 static __always_inline bool rust_lb_c_newidle(struct rq *rq, struct sched_domain *sd,
@@ -324,46 +226,41 @@ static __always_inline bool rust_lb_c_newidle(struct rq *rq, struct sched_domain
 {
 	if (!rust_lb_bench_gate())
 		return !overloaded || rq->avg_idle < sd->max_newidle_lb_cost;
-	return rust_lb_c_newidle_skip(rq, sd, rust_lb_flag(overloaded, RD_OVERLOADED) |
-				      rust_lb_flag(rust_lb_feat(RD_OVERLOAD), RD_OVERLOAD));
+	return rust_lb_c_newidle_skip(rq, sd, rust_lb_feat(RD_OVERLOAD), overloaded);
 }
 
 static __always_inline bool rust_lb_ttwu(unsigned int nr, bool on_cpu)
 {
-	bool feat;
-
-	if (!rust_lb_bench_gate())
+	if (!rust_lb_on())
 		return !nr;
-	return rust_lb_ttwu_path(nr, on_cpu, &feat);
+	return rust_lb_decide(ttwu_queue_cond, nr, rust_lb_feat(TTWU_QUEUE_IDLE), on_cpu);
 }
 
 static __always_inline bool rust_lb_c_ttwu_gated(unsigned int nr, bool on_cpu)
 {
 	if (!rust_lb_bench_gate())
 		return !nr;
-	return rust_lb_c_ttwu(nr, rust_lb_flag(on_cpu, WAKEE_ON_CPU) |
-			      rust_lb_flag(rust_lb_feat(TTWU_QUEUE_IDLE), TTWU_QUEUE_IDLE));
+	return rust_lb_c_ttwu(nr, rust_lb_feat(TTWU_QUEUE_IDLE), on_cpu);
 }
 
 /*
  * The spare-capacity imbalance of the shim and of its C twin, shaped as
- * sched_rust_lb_c_spare_imbalance(); the twin decides with LB_LLC_SPREAD
- * on, the position the benchmark runs in.
+ * sched_rust_lb_c_spare_imbalance().
  */
 static noinline void rust_lb_spare(struct lb_env *env, struct sd_lb_stats *sds)
 {
-	bool feat;
-
-	if (rust_lb_bench_gate())
-		rust_lb_spare_path(env, sds, &feat);
+	if (rust_lb_on())
+		rust_lb_decide(spare_imbalance, env, sds,
+			       rust_lb_flags(rust_lb_flag(rust_lb_feat(LB_LLC_SPREAD),
+							  LB_LLC_SPREAD)));
 	else
 		sched_rust_lb_c_spare_imbalance(env, sds);
 }
 
 static noinline void rust_lb_c_spare_gated(struct lb_env *env, struct sd_lb_stats *sds)
 {
-	if (rust_lb_bench_gate() && rust_lb_feat(LB_LLC_SPREAD))
-		rust_lb_c_spare(env, sds);
+	if (rust_lb_bench_gate())
+		rust_lb_c_spare(env, sds, rust_lb_feat(LB_LLC_SPREAD));
 	else
 		sched_rust_lb_c_spare_imbalance(env, sds);
 }

@@ -2,7 +2,7 @@
 /*
  * The helpers' event counters: per CPU, listed once in
  * kernel/sched/rust_lb_counters.h (and RUST_LB_VERIFY's per decision, from
- * rust_lb_checks.h), summed in /sys/kernel/debug/sched/rust_lb as one
+ * rust_lb_decisions.h), summed in /sys/kernel/debug/sched/rust_lb as one
  * "name value" line each and reset by writing 0 (any other write
  * fails with -EINVAL).  They count while schedstats are enabled: C adds
  * to them with rust_lb_count(), Rust with count!(), both inline.
@@ -16,11 +16,11 @@ static const char * const rust_lb_counter_names[RUST_LB_NR_COUNTERS] = {
 	[rust_lb_##name] = #name,
 #include "../rust_lb_counters.h"
 #undef RUST_LB_COUNTER
-#define RUST_LB_CHECK(name)						\
-	[RUST_LB_VERIFY_CHECKS + rust_lb_check_##name] = "verify_checks_" #name, \
-	[RUST_LB_VERIFY_MISMATCHES + rust_lb_check_##name] = "verify_mismatches_" #name,
-#include "../rust_lb_checks.h"
-#undef RUST_LB_CHECK
+#define RUST_LB_DECISION(name)						\
+	[RUST_LB_VERIFY_CHECKS + rust_lb_decision_##name] = "verify_checks_" #name, \
+	[RUST_LB_VERIFY_MISMATCHES + rust_lb_decision_##name] = "verify_mismatches_" #name,
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_DECISION
 };
 
 void sched_rust_lb_debugfs_create(const char *name, umode_t mode,

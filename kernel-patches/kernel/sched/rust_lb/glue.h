@@ -38,4 +38,7 @@
 void sched_rust_lb_debugfs_create(const char *name, umode_t mode,
 				  const struct file_operations *fops);
 
+/* "<name>" of each decision of rust_lb_decisions.h, for the log (verify.c). */
+extern const char * const rust_lb_decision_names[RUST_LB_NR_DECISIONS];
+
 #endif /* _KERNEL_SCHED_RUST_LB_GLUE_H */

@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RUST_LB_VERIFY's bookkeeping: a shim whose helper has a stock C twin
- * reports whether the two decided alike; disagreements are counted and
- * reported.  Per decision, /sys/kernel/debug/sched/rust_lb shows
+ * RUST_LB_VERIFY, the helpers' shadow mode: in every shim, whatever the
+ * positions of the features, the C twin of the decision
+ * (../rust_lb_twins.h) decides, and the Rust answer to the same inputs,
+ * the built-in helper's or a registered policy module's, is compared with
+ * it.  Per decision, /sys/kernel/debug/sched/rust_lb shows
  * "verify_checks_<name>" and "verify_mismatches_<name>": with a policy
- * module loaded, how often its answers diverge from the stock C.  Counted
- * and reset as the other counters are.
+ * module loaded, how often its answers diverge from the C.  Counted and
+ * reset as the other counters are.
  */
 #include "glue.h"
+#include "../rust_lb_twins.h"
 
-static const char * const rust_lb_check_names[RUST_LB_NR_CHECKS] = {
-#define RUST_LB_CHECK(name)	\
-	[rust_lb_check_##name] = #name,
-#include "../rust_lb_checks.h"
-#undef RUST_LB_CHECK
+const char * const rust_lb_decision_names[RUST_LB_NR_DECISIONS] = {
+#define RUST_LB_DECISION(name)	\
+	[rust_lb_decision_##name] = #name,
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_DECISION
 };
 
 /*
@@ -25,15 +28,124 @@ static const char * const rust_lb_check_names[RUST_LB_NR_CHECKS] = {
 static DEFINE_RATELIMIT_STATE(rust_lb_verify_rs, DEFAULT_RATELIMIT_INTERVAL,
 			      DEFAULT_RATELIMIT_BURST);
 
-void sched_rust_lb_verify(enum rust_lb_check check, bool match)
+/* A disagreement: counted, and reported without waking a console. */
+static noinline __cold void sched_rust_lb_verify_report(enum rust_lb_decision decision)
 {
-	rust_lb_count(RUST_LB_VERIFY_CHECKS + check, 1);
-	if (match)
-		return;
-	rust_lb_count(RUST_LB_VERIFY_MISMATCHES + check, 1);
+	rust_lb_count(RUST_LB_VERIFY_MISMATCHES + decision, 1);
 	/* No KERN_ level: the default message level is a warning. */
 	if (__ratelimit(&rust_lb_verify_rs))
 		printk_deferred("sched: rust_lb: verify: Rust and C disagree in %s on CPU %d\n",
-				rust_lb_check_names[check],
+				rust_lb_decision_names[decision],
 				raw_smp_processor_id());
+}
+
+static inline void rust_lb_verify(enum rust_lb_decision decision, bool match)
+{
+	rust_lb_count(RUST_LB_VERIFY_CHECKS + decision, 1);
+	if (!match)
+		sched_rust_lb_verify_report(decision);
+}
+
+/* The Rust answer: the registered policy module's, or the built-in one. */
+#define rust_lb_answer(name, ...)					\
+	(rust_lb_policy_on() ? rust_lb_##name##_policy(__VA_ARGS__) :	\
+	 rust_lb_##name(__VA_ARGS__))
+
+/* Compares the Rust answer r with the twin's c, which decides. */
+#define rust_lb_checked(name, r, c)					\
+	({ typeof(c) __c = (c);						\
+	   rust_lb_verify(rust_lb_decision_##name, (r) == __c);		\
+	   __c; })
+
+/*
+ * The domain's LLC shared state, where the scan depths are kept: none
+ * unless the domain spans the destination CPU's LLC, as the Rust's
+ * get_llc_shared() finds it.
+ */
+static struct sched_domain_shared *rust_lb_verify_llc_shared(struct lb_env *env)
+{
+	if (per_cpu(sd_llc_size, env->dst_cpu) != env->sd->span_weight)
+		return NULL;
+	return rcu_dereference(per_cpu(sd_llc_shared, env->dst_cpu));
+}
+
+/* SIS_UTIL: the twin's depth is stored. */
+__cold void __rust_lb_cold_cc
+sched_rust_lb_verify_update_idle_cpu_scan(struct lb_env *env, u64 sum_util)
+{
+	struct sched_domain_shared *sd_share = rust_lb_verify_llc_shared(env);
+	u32 weight = env->sd->span_weight, pct = env->sd->imbalance_pct;
+	int depth;
+
+	if (!sd_share)
+		return;
+	depth = rust_lb_checked(sis_util_scan, rust_lb_answer(sis_util_scan, sum_util, weight, pct),
+				rust_lb_twin_sis_util_scan(sum_util, weight, pct));
+	if (depth != READ_ONCE(sd_share->nr_idle_scan))
+		WRITE_ONCE(sd_share->nr_idle_scan, depth);
+}
+
+/*
+ * ILB_UTIL: the Rust keeps the scan's statistics as without the check;
+ * the depth of a periodic balance is compared in every position and, when
+ * ILB_UTIL publishes it, the twin's is the one stored.
+ */
+__cold void __rust_lb_cold_cc
+sched_rust_lb_verify_ilb_done(struct lb_env *env, struct sd_lb_stats *sds, u64 sum_util,
+			      unsigned int budget, unsigned int scanned, struct rust_lb_flags flags)
+{
+	struct sched_domain_shared *sd_share;
+	u32 nr_groups = env->sd->nr_groups, weight = env->sd->span_weight;
+	int depth;
+
+	rust_lb_answer(ilb_done, env, sds, sum_util, budget, scanned, flags);
+	if (env->idle == CPU_NEWLY_IDLE)
+		return;
+	sd_share = rust_lb_verify_llc_shared(env);
+	if (!sd_share)
+		return;
+	depth = rust_lb_checked(ilb_scan_depth,
+				rust_lb_answer(ilb_scan_depth, nr_groups, sum_util, weight),
+				rust_lb_twin_ilb_scan_depth(nr_groups, sum_util, weight));
+	if ((flags.bits & RUST_LB_F_ILB_UTIL) && depth != READ_ONCE(sd_share->ilb_nr_scan))
+		WRITE_ONCE(sd_share->ilb_nr_scan, depth);
+}
+
+__cold bool __rust_lb_cold_cc
+sched_rust_lb_verify_newidle_skip(struct rq *rq, struct sched_domain *sd, bool rd_overload,
+				  bool rd_overloaded)
+{
+	return rust_lb_checked(newidle_skip,
+			       rust_lb_answer(newidle_skip, rq, sd, rd_overload, rd_overloaded),
+			       rust_lb_twin_newidle_skip(rd_overload, rd_overloaded, &rq->avg_idle,
+							 sd ? &sd->max_newidle_lb_cost : NULL));
+}
+
+__cold bool __rust_lb_cold_cc
+sched_rust_lb_verify_ttwu_queue_cond(unsigned int nr, bool queue_idle, bool wakee_on_cpu)
+{
+	return rust_lb_checked(ttwu_queue_cond,
+			       rust_lb_answer(ttwu_queue_cond, nr, queue_idle, wakee_on_cpu),
+			       rust_lb_twin_ttwu_queue_cond(nr, queue_idle, wakee_on_cpu));
+}
+
+/* LB_LLC_SPREAD: the Rust decides on a copy of the environment. */
+__cold void __rust_lb_cold_cc
+sched_rust_lb_verify_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds,
+				     struct rust_lb_flags flags)
+{
+	struct lb_env r = *env;
+
+	rust_lb_answer(spare_imbalance, &r, sds, flags);
+	rust_lb_twin_spare_imbalance(env, sds, flags.bits & RUST_LB_F_LB_LLC_SPREAD);
+	rust_lb_verify(rust_lb_decision_spare_imbalance,
+		       r.imbalance == env->imbalance && r.migration_type == env->migration_type);
+}
+
+__cold bool __rust_lb_cold_cc
+sched_rust_lb_verify_serialize_try(struct rust_lb_flags flags)
+{
+	return rust_lb_checked(serialize_try, rust_lb_answer(serialize_try, flags),
+			       rust_lb_twin_serialize_try(flags.bits & RUST_LB_F_SERIALIZE_DUE,
+							  flags.bits & RUST_LB_F_DUE));
 }

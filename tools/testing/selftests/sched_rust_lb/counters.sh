@@ -2,18 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # /sys/kernel/debug/sched/rust_lb lists every counter of
-# kernel/sched/rust_lb_counters.h (and rust_lb_checks.h) and no other, "0"
+# kernel/sched/rust_lb_counters.h (and rust_lb_decisions.h) and no other, "0"
 # resets them, any other write is refused with EINVAL, leaving the values
 # alone, and nothing is counted while schedstats are off.
 . "$(dirname "$0")/lib.sh"
 
 # The counters: the one list, kernel/sched/rust_lb_counters.h, then
 # RUST_LB_VERIFY's checks and mismatches per decision of
-# kernel/sched/rust_lb_checks.h, both installed beside the tests (one
-# RUST_LB_COUNTER(name) or RUST_LB_CHECK(name) line each).
+# kernel/sched/rust_lb_decisions.h, both installed beside the tests.
 NAMES=$(sed -n 's/^RUST_LB_COUNTER(\([a-z0-9_]*\))$/\1/p' "$(dirname "$0")/rust_lb_counters.h"
-	sed -n 's/^RUST_LB_CHECK(\([a-z0-9_]*\))$/verify_checks_\1 verify_mismatches_\1/p' \
-		"$(dirname "$0")/rust_lb_checks.h")
+	for d in $(decisions); do echo "verify_checks_$d verify_mismatches_$d"; done)
 
 ktap_print_header
 require_debugfs
@@ -33,7 +31,7 @@ ktap_test_result "all $(echo $NAMES | wc -w) counters are listed" $ok
 
 extra=$(awk '{print $1}' "$COUNTERS" | while read -r n; do
 	echo " $NAMES " | tr '\n' ' ' | grep -q " $n " || echo "$n"; done)
-[ -n "$extra" ] && ktap_print_msg "not in rust_lb_counters.h or rust_lb_checks.h: $extra"
+[ -n "$extra" ] && ktap_print_msg "not in rust_lb_counters.h or rust_lb_decisions.h: $extra"
 ok=false; [ -z "$extra" ] && ok=true
 ktap_test_result "no counter that the two lists do not name" $ok
 

@@ -15,6 +15,12 @@ cases_field() {
 	grep -v '^#' "$CASES_FILE" | grep . | cut -d: -f"$1"
 }
 
+# decisions: the helpers' decisions, one per RUST_LB_DECISION(name) line of
+# kernel/sched/rust_lb_decisions.h, installed beside the tests.
+decisions() {
+	sed -n 's/^RUST_LB_DECISION(\([a-z0-9_]*\))$/\1/p' "$(dirname "$0")/rust_lb_decisions.h"
+}
+
 require_debugfs() {
 	[ -r "$FEATURES" ] || ktap_skip_all \
 		"$FEATURES not readable (debugfs not mounted or no CONFIG_SCHED_DEBUG)"
