@@ -24,9 +24,9 @@
 /// # Examples
 ///
 /// ```ignore
-/// use kernel::bindings;
+/// use kernel::{bindings::sched_schedstats, bindings::static_key_false};
 ///
-/// if kernel::static_branch_unlikely!(bindings::sched_schedstats, bindings::static_key_false, key) {
+/// if kernel::static_branch_unlikely!(sched_schedstats, static_key_false, key) {
 ///     // Only while schedstats are enabled.
 /// }
 /// ```
