@@ -166,49 +166,61 @@ int main(void)
 }
 "#;
 
-/// Compiles the C once; `None` when no C compiler is available.
-fn harness() -> Option<&'static PathBuf> {
-    static BIN: OnceLock<Option<PathBuf>> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-        let src = dir.join("lb_math_c_ref.c");
-        let bin = dir.join("lb_math_c_ref");
-        std::fs::write(&src, C_SOURCE).expect("write C source");
-        let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
-            .args(["-O2", "-std=gnu11", "-fno-strict-overflow", "-w", "-o"])
-            .arg(&bin)
-            .arg(&src)
-            .status();
-        match status {
-            Ok(s) if s.success() => Some(bin),
-            Ok(s) => panic!("C reference failed to compile: {s}"),
-            Err(e) => {
-                eprintln!("c_equivalence: skipped, no C compiler ({e})");
-                None
-            }
+/// Compiles `source` as `name` with the host C compiler and `flags`;
+/// `None` when no C compiler is available.
+fn compile(name: &str, source: &str, flags: &[&str]) -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let src = dir.join(format!("{name}.c"));
+    let bin = dir.join(name);
+    std::fs::write(&src, source).expect("write C source");
+    let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+        .args(["-O2", "-std=gnu11"])
+        .args(flags)
+        .arg("-o")
+        .arg(&bin)
+        .arg(&src)
+        .status();
+    match status {
+        Ok(s) if s.success() => Some(bin),
+        Ok(s) => panic!("{name}.c failed to compile: {s}"),
+        Err(e) => {
+            eprintln!("c_equivalence: skipped, no C compiler ({e})");
+            None
         }
-    })
-    .as_ref()
+    }
 }
 
-/// Runs the C on one command per line, returns one output per line.
-fn run_c(bin: &PathBuf, input: &str) -> Vec<i64> {
+/// Runs a compiled harness on one command per line, returns one output
+/// line each.
+fn run(bin: &PathBuf, input: &str) -> Vec<String> {
     let mut child = Command::new(bin)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .expect("run C reference");
+        .expect("run the C harness");
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_owned();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("C reference output");
-    writer.join().unwrap().expect("feed C reference");
-    assert!(out.status.success(), "C reference exited {}", out.status);
+    let out = child.wait_with_output().expect("the C harness's output");
+    writer.join().unwrap().expect("feed the C harness");
+    assert!(out.status.success(), "the C harness exited {}", out.status);
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .map(|l| l.parse().unwrap())
+        .map(str::to_owned)
         .collect()
+}
+
+/// The kernel's C compiled once, as 6.12 (and the RFC) compile it.
+fn harness() -> Option<&'static PathBuf> {
+    static BIN: OnceLock<Option<PathBuf>> = OnceLock::new();
+    BIN.get_or_init(|| compile("lb_math_c_ref", C_SOURCE, &["-fno-strict-overflow", "-w"]))
+        .as_ref()
+}
+
+/// Runs the kernel's C on one command per line, one number per line.
+fn run_c(bin: &PathBuf, input: &str) -> Vec<i64> {
+    run(bin, input).iter().map(|l| l.parse().unwrap()).collect()
 }
 
 /// xorshift64*: a fixed, reproducible input sequence.
@@ -514,59 +526,21 @@ int main(void)
 }
 "#;
 
-/// Compiles the twins once; `None` when no C compiler is available.
+/// The twins compiled once, warnings as errors.
 fn twins_harness() -> Option<&'static PathBuf> {
     static BIN: OnceLock<Option<PathBuf>> = OnceLock::new();
     BIN.get_or_init(|| {
         let header = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../../kernel-patches/kernel/sched/rust_lb_twins.h");
         let twins = std::fs::read_to_string(&header).expect("read rust_lb_twins.h");
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-        let src = dir.join("lb_math_c_twins.c");
-        let bin = dir.join("lb_math_c_twins");
-        std::fs::write(&src, format!("{TWINS_PRELUDE}\n{twins}\n{TWINS_MAIN}")).expect("write");
-        let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
-            .args([
-                "-O2",
-                "-std=gnu11",
-                "-Wall",
-                "-Werror",
-                "-Wno-unused-function",
-                "-o",
-            ])
-            .arg(&bin)
-            .arg(&src)
-            .status();
-        match status {
-            Ok(s) if s.success() => Some(bin),
-            Ok(s) => panic!("rust_lb_twins.h failed to compile on the host: {s}"),
-            Err(e) => {
-                eprintln!("c_equivalence: skipped, no C compiler ({e})");
-                None
-            }
-        }
+        let source = format!("{TWINS_PRELUDE}\n{twins}\n{TWINS_MAIN}");
+        compile(
+            "lb_math_c_twins",
+            &source,
+            &["-Wall", "-Werror", "-Wno-unused-function"],
+        )
     })
     .as_ref()
-}
-
-/// Runs the twins on one command per line, returns one output line each.
-fn run_twins(bin: &PathBuf, input: &str) -> Vec<String> {
-    let mut child = Command::new(bin)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run C twins");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_owned();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("C twins output");
-    writer.join().unwrap().expect("feed C twins");
-    assert!(out.status.success(), "C twins exited {}", out.status);
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
 }
 
 /// Every decision's C twin decides as the Rust built-in does, in every
@@ -693,7 +667,7 @@ fn twins_match_rust_everywhere() {
         let imb = sp.builtin();
         want.push(format!("{} {}", imb.migration_type as u32, imb.imbalance));
     }
-    let got = run_twins(bin, &input);
+    let got = run(bin, &input);
     assert_eq!(got.len(), want.len());
     for ((got, want), line) in got.iter().zip(&want).zip(input.lines()) {
         assert_eq!(got, want, "C twin and Rust differ on: {line}");
