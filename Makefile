@@ -299,7 +299,7 @@ clippy: config
 	@$(KMAKE) CLIPPY=1 kernel/sched/rust_lb/ rust/
 
 rustfmt:
-	@rustfmt --config-path $(KSRC)/.rustfmt.toml --check $$(find $(OVERLAY)/rust $(OVERLAY)/tools/lb-math -name "*.rs" -not -path "*/target/*")
+	@rustfmt --config-path $(KSRC)/.rustfmt.toml --check $$(find $(OVERLAY)/rust $(OVERLAY)/kernel-patches $(OVERLAY)/tools/lb-math -name "*.rs" -not -path "*/target/*")
 
 # Debian's python3 first: checkpatch's SPDX check needs python3-ply/-git.
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is ignored: every

@@ -27,7 +27,8 @@ import sys
 
 # What a kernel of this project is built from (paths of the overlay).
 KERNEL_INPUTS = ("Kbuild", ".config.fragment", "kernel-patches/", "rust/",
-                 "tools/config/", "tools/mkconfig", "tools/prepare-tree")
+                 "tools/config/", "tools/mkconfig", "tools/overlay-files",
+                 "tools/prepare-tree")
 # ... less what is built out of tree against it.
 NOT_KERNEL = ("rust/policies/",)
 # Written beside vmlinux by make kernel.

@@ -2,7 +2,7 @@
 /*
  * Offsets of the scheduler-private fields the Rust helpers read: struct rq
  * and struct sched_group are described only by kernel/sched/sched.h, which
- * bindgen does not read.  The top-level Kbuild turns this file into
+ * bindgen does not read.  The tree's top-level Kbuild turns this file into
  * include/generated/sched-rust-lb-offsets.h as it turns asm-offsets.c into
  * asm-offsets.h; rust/bindings/bindings_helper.h includes it, so the kernel
  * crate reads these fields at constant offsets, without calls.  Each field
