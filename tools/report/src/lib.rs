@@ -3,6 +3,7 @@
 //! compare-kernels style table, a JSON summary and PNG plots out; and the
 //! summary of tools/scale's CPU-count sweep (`scale`).
 
+pub mod cli;
 pub mod cost;
 pub mod headline;
 pub mod input;

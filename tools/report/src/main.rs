@@ -2,6 +2,7 @@
 //! report: the A/B experiment's results as a compare-kernels style table,
 //! a JSON summary and PNG plots.  See `report --help`.
 
+use report::cli::{self, Arg};
 use report::summary::{meta_ratios, summarize, Ratio};
 use report::table::{render, CounterView, View};
 use report::{headline, input, plot, plot_runs};
@@ -73,39 +74,39 @@ fn parse_args() -> Result<Args, String> {
         quiet: false,
         input: PathBuf::new(),
     };
-    let mut input = None;
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut val = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
-        match arg.as_str() {
-            "-h" | "--help" => {
+    let mut args = cli::Args::from_env();
+    while let Some(arg) = args.next() {
+        let name = match arg {
+            Arg::Help => {
                 println!("{USAGE}");
                 std::process::exit(0);
             }
-            "--clock" => a.clock = Some(val("--clock")?),
-            "--out" => a.out = Some(PathBuf::from(val("--out")?)),
-            "--font" => a.font = PathBuf::from(val("--font")?),
+            Arg::Pos(s) => {
+                args.positional(s, "input file")?;
+                continue;
+            }
+            Arg::Opt(name) => name,
+        };
+        match name.as_str() {
+            "--clock" => a.clock = Some(args.value(&name)?),
+            "--out" => a.out = Some(PathBuf::from(args.value(&name)?)),
+            "--font" => a.font = PathBuf::from(args.value(&name)?),
             "--no-plots" => a.plots = false,
             "--all-counters" => a.view.all_counters = true,
             "--quiet" => a.quiet = true,
-            "--rst" => a.rst = Some(PathBuf::from(val("--rst")?)),
+            "--rst" => a.rst = Some(PathBuf::from(args.value(&name)?)),
             "--counters" => {
-                a.view.counters = match val("--counters")?.as_str() {
+                a.view.counters = match args.value(&name)?.as_str() {
                     "per-second" => CounterView::PerSecond,
                     "per-run" => CounterView::PerRun,
                     v => return Err(format!("--counters wants per-second or per-run, not '{v}'")),
                 }
             }
-            "--ratio" => a.ratios.push(val("--ratio")?.parse()?),
-            s if s.starts_with('-') && s != "-" => return Err(format!("unknown option '{s}'")),
-            s => {
-                if input.replace(PathBuf::from(s)).is_some() {
-                    return Err("more than one input file".into());
-                }
-            }
+            "--ratio" => a.ratios.push(args.value(&name)?.parse()?),
+            _ => return Err(cli::unknown(&name)),
         }
     }
-    a.input = input.ok_or("no RESULTS.jsonl given")?;
+    a.input = args.take_positional("RESULTS.jsonl")?;
     Ok(a)
 }
 

@@ -3,6 +3,7 @@
 //! DIR`: the summary of a CPU-count sweep (`report::scale`), written as
 //! tools/scale writes it.
 
+use report::cli::{self, Arg};
 use report::{plot, scale};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,35 +43,35 @@ fn parse_args() -> Result<Args, String> {
         plots: true,
         dir: PathBuf::new(),
     };
-    let mut dir = None;
-    let mut it = argv.into_iter().skip(1);
-    while let Some(arg) = it.next() {
-        let mut val = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
-        match arg.as_str() {
-            "-h" | "--help" => {
+    let mut args = cli::Args::new(argv.into_iter().skip(1));
+    while let Some(arg) = args.next() {
+        let name = match arg {
+            Arg::Help => {
                 println!("{USAGE}");
                 std::process::exit(0);
             }
+            Arg::Pos(s) => {
+                args.positional(s, "DIR")?;
+                continue;
+            }
+            Arg::Opt(name) => name,
+        };
+        match name.as_str() {
             "--cpus" => {
-                let v = val("--cpus")?;
+                let v = args.value(&name)?;
                 a.cpus = v
                     .split(',')
                     .map(|n| n.trim().parse())
                     .collect::<Result<_, _>>()
                     .map_err(|_| format!("--cpus wants a comma list of CPU counts, not '{v}'"))?;
             }
-            "--command" => a.command = val("--command")?,
-            "--font" => a.font = PathBuf::from(val("--font")?),
+            "--command" => a.command = args.value(&name)?,
+            "--font" => a.font = PathBuf::from(args.value(&name)?),
             "--no-plots" => a.plots = false,
-            s if s.starts_with('-') => return Err(format!("unknown option '{s}'")),
-            s => {
-                if dir.replace(PathBuf::from(s)).is_some() {
-                    return Err("more than one DIR".into());
-                }
-            }
+            _ => return Err(cli::unknown(&name)),
         }
     }
-    a.dir = dir.ok_or("no DIR given")?;
+    a.dir = args.take_positional("DIR")?;
     Ok(a)
 }
 
