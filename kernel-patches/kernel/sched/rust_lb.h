@@ -18,14 +18,15 @@
 #include <linux/jump_label.h>
 #include <linux/percpu-defs.h>
 #include <linux/sched/topology.h>
+#include <linux/build_bug.h>
 
 #include "fair_lb.h"
 
 struct rq;
 
 /*
- * The helpers' decisions, one line each in rust_lb_decisions.h: what a
- * policy module may answer and RUST_LB_VERIFY compares with its C twin.
+ * The helpers' decisions (rust_lb_decisions.h): what a policy module may
+ * answer and RUST_LB_VERIFY compares with its C twin.
  */
 enum rust_lb_decision {
 #define RUST_LB_DECISION(name) rust_lb_decision_##name,
@@ -73,30 +74,29 @@ DECLARE_PER_CPU(struct sched_domain_shared __rcu *, sd_llc_shared);
 DECLARE_STATIC_KEY_FALSE(sched_schedstats);
 
 /*
- * The yes/no inputs of the helpers, one bit each, defined once here: the
- * sched feature a shim snapshots for its helper (RUST_LB_F_<FEATURE>) and
- * the facts it sampled.  The entry points take them as one struct
+ * The yes/no inputs of the helpers, one bit each, declared in
+ * rust_lb_decisions.h beside the decision that reads it: the sched
+ * feature a shim snapshots for its helper (RUST_LB_F_<FEATURE>) and the
+ * facts it sampled.  The entry points take them as one struct
  * rust_lb_flags, passed by value in a register, so that C cannot hand a
  * bare bool or int where the flags go; the Rust reads the bits through
  * bindgen.
  */
 enum rust_lb_flag {
-	/* Feature snapshots. */
-	RUST_LB_F_ILB_UTIL		= 1U << 0,
-	RUST_LB_F_RD_OVERLOAD		= 1U << 1,
-	RUST_LB_F_TTWU_QUEUE_IDLE	= 1U << 2,
-	RUST_LB_F_LB_LLC_SPREAD		= 1U << 3,
-	RUST_LB_F_SERIALIZE_DUE		= 1U << 4,
-	/* Sampled facts. */
-	RUST_LB_F_TRUNCATED		= 1U << 8,	/* the group scan stopped early */
-	RUST_LB_F_RD_OVERLOADED		= 1U << 9,	/* rd->overloaded was set */
-	RUST_LB_F_WAKEE_ON_CPU		= 1U << 10,	/* the wakee was still descheduling there */
-	RUST_LB_F_DUE			= 1U << 11,	/* the domain is due for balancing */
+#define RUST_LB_FLAG(name) RUST_LB_F_##name,
+#include "rust_lb_decisions.h"
+#undef RUST_LB_FLAG
+	RUST_LB_NR_FLAGS,
 };
 
 struct rust_lb_flags {
 	unsigned int bits;
 };
+
+static_assert(RUST_LB_NR_FLAGS <= 32, "more flags than struct rust_lb_flags holds");
+
+/* Whether @flags has RUST_LB_F_<name> (a bit number) set. */
+#define rust_lb_flag_set(flags, name)	((flags).bits & (1U << RUST_LB_F_##name))
 
 /*
  * Implemented in Rust: kernel/sched/rust_lb/sched_lb.rs.  Declared
@@ -104,51 +104,28 @@ struct rust_lb_flags {
  * is false without CONFIG_SCHED_RUST_LB, so the calls compile away.
  * bindgen reads them too: each Rust definition (entry! in sched_lb.rs) is
  * checked against its prototype here when the crate is built.
+ *
+ * The shims' paths, rust_lb_decide(name, ...) below, from their lines in
+ * rust_lb_decisions.h: the built-in rust_lb_<name>() and, while a policy
+ * module is registered, the same decision on the module path (which asks
+ * it), rust_lb_<name>_policy(), out of line and cold: called only from
+ * rust_lb/policy.c.
+ */
+#define RUST_LB_SHIM(rtype, name, params, ...)				\
+	rtype rust_lb_##name params;					\
+	rtype rust_lb_##name##_policy params;
+#include "rust_lb_decisions.h"
+#undef RUST_LB_SHIM
+/*
+ * The depths that the ILB_UTIL and SIS_UTIL paths decide, alone: for
+ * RUST_LB_VERIFY to compare with their twins and for the benchmark.
  */
 u32 rust_lb_ilb_scan_depth(u32 nr_groups, u64 sum_util, u32 span_weight);
-void rust_lb_update_idle_cpu_scan(struct lb_env *env, u64 sum_util);
-u32 rust_lb_sis_util_scan(u64 sum_util, u32 llc_weight, u32 imbalance_pct);
-/* Flags: ILB_UTIL. */
-unsigned int rust_lb_ilb_budget(struct lb_env *env, struct rust_lb_flags flags);
-/* Flags: ILB_UTIL, TRUNCATED. */
-void rust_lb_ilb_done(struct lb_env *env, struct sd_lb_stats *sds,
-		      u64 sum_util, unsigned int budget, unsigned int scanned,
-		      struct rust_lb_flags flags);
-/*
- * The two decisions on the wakeup and newidle fast paths take their
- * yes/no inputs as bools, not as rust_lb_flags: inlined, the Rust keeps a
- * word it tests bits of, and builds it (4 and 3 instructions per call
- * more than the same test in C; Documentation/results.rst).
- * rd_overload: the RD_OVERLOAD feature; rd_overloaded: rd->overloaded as
- * sampled by the shim.
- */
-bool rust_lb_newidle_skip(struct rq *this_rq, struct sched_domain *sd,
-			  bool rd_overload, bool rd_overloaded);
-/* queue_idle: the TTWU_QUEUE_IDLE feature; wakee_on_cpu: as sampled. */
-bool rust_lb_ttwu_queue_cond(unsigned int nr_running, bool queue_idle, bool wakee_on_cpu);
-/* Flags: LB_LLC_SPREAD. */
-void rust_lb_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds,
-			     struct rust_lb_flags flags);
-/* Flags: SERIALIZE_DUE, DUE. */
-bool rust_lb_serialize_try(struct rust_lb_flags flags);
-/*
- * The same decisions while a policy module is registered (the module
- * path, which asks it), out of line and cold: called only from
- * rust_lb/policy.c, the decisions' paths below.
- */
 u32 rust_lb_ilb_scan_depth_policy(u32 nr_groups, u64 sum_util, u32 span_weight);
-void rust_lb_update_idle_cpu_scan_policy(struct lb_env *env, u64 sum_util);
+u32 rust_lb_sis_util_scan(u64 sum_util, u32 llc_weight, u32 imbalance_pct);
 u32 rust_lb_sis_util_scan_policy(u64 sum_util, u32 llc_weight, u32 imbalance_pct);
-void rust_lb_ilb_done_policy(struct lb_env *env, struct sd_lb_stats *sds,
-			     u64 sum_util, unsigned int budget, unsigned int scanned,
-			     struct rust_lb_flags flags);
-bool rust_lb_newidle_skip_policy(struct rq *this_rq, struct sched_domain *sd,
-				 bool rd_overload, bool rd_overloaded);
-bool rust_lb_ttwu_queue_cond_policy(unsigned int nr_running, bool queue_idle,
-				    bool wakee_on_cpu);
-void rust_lb_spare_imbalance_policy(struct lb_env *env, struct sd_lb_stats *sds,
-				    struct rust_lb_flags flags);
-bool rust_lb_serialize_try_policy(struct rust_lb_flags flags);
+/* Flags: ILB_UTIL.  Groups a balance may scan, 0 for all. */
+unsigned int rust_lb_ilb_budget(struct lb_env *env, struct rust_lb_flags flags);
 struct sched_domain_shared *rust_lb_get_llc_shared(struct lb_env *env);
 u64 rust_lb_check_topology(void);
 /* The stock C of rust_lb_spare_imbalance(), for the benchmark (fair.c). */
@@ -189,38 +166,16 @@ void rust_lb_policy_reject(enum rust_lb_decision decision);
 #else
 # define __rust_lb_cold_cc
 #endif
+#define RUST_LB_SHIM(rtype, name, params, ...)				\
+	rtype __rust_lb_cold_cc rust_lb_policy_##name params;		\
+	rtype __rust_lb_cold_cc sched_rust_lb_verify_##name params;
+#include "rust_lb_decisions.h"
+#undef RUST_LB_SHIM
+/* For the benchmark: the depths alone, on the module path. */
 u32 __rust_lb_cold_cc rust_lb_policy_ilb_scan_depth(u32 nr_groups, u64 sum_util,
 						    u32 span_weight);
-void __rust_lb_cold_cc rust_lb_policy_update_idle_cpu_scan(struct lb_env *env, u64 sum_util);
 void __rust_lb_cold_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc_weight,
 						    u32 imbalance_pct, u32 *depth);
-void __rust_lb_cold_cc rust_lb_policy_ilb_done(struct lb_env *env, struct sd_lb_stats *sds,
-					       u64 sum_util, unsigned int budget,
-					       unsigned int scanned, struct rust_lb_flags flags);
-bool __rust_lb_cold_cc rust_lb_policy_newidle_skip(struct rq *rq, struct sched_domain *sd,
-						   bool rd_overload, bool rd_overloaded);
-bool __rust_lb_cold_cc rust_lb_policy_ttwu_queue_cond(unsigned int nr, bool queue_idle,
-						      bool wakee_on_cpu);
-void __rust_lb_cold_cc rust_lb_policy_spare_imbalance(struct lb_env *env,
-						      struct sd_lb_stats *sds,
-						      struct rust_lb_flags flags);
-bool __rust_lb_cold_cc rust_lb_policy_serialize_try(struct rust_lb_flags flags);
-
-void __rust_lb_cold_cc sched_rust_lb_verify_update_idle_cpu_scan(struct lb_env *env,
-								 u64 sum_util);
-void __rust_lb_cold_cc sched_rust_lb_verify_ilb_done(struct lb_env *env,
-						     struct sd_lb_stats *sds, u64 sum_util,
-						     unsigned int budget, unsigned int scanned,
-						     struct rust_lb_flags flags);
-bool __rust_lb_cold_cc sched_rust_lb_verify_newidle_skip(struct rq *rq,
-							 struct sched_domain *sd,
-							 bool rd_overload, bool rd_overloaded);
-bool __rust_lb_cold_cc sched_rust_lb_verify_ttwu_queue_cond(unsigned int nr, bool queue_idle,
-							    bool wakee_on_cpu);
-void __rust_lb_cold_cc sched_rust_lb_verify_spare_imbalance(struct lb_env *env,
-							    struct sd_lb_stats *sds,
-							    struct rust_lb_flags flags);
-bool __rust_lb_cold_cc sched_rust_lb_verify_serialize_try(struct rust_lb_flags flags);
 #endif
 
 /*
@@ -239,8 +194,8 @@ bool __rust_lb_cold_cc sched_rust_lb_verify_serialize_try(struct rust_lb_flags f
 # define rust_lb_verify_on()	false
 #endif
 
-/* RUST_LB_F_<name> if cond, for rust_lb_flags(). */
-#define rust_lb_flag(cond, name)	((cond) ? RUST_LB_F_##name : 0U)
+/* The bit of RUST_LB_F_<name> if cond, for rust_lb_flags(). */
+#define rust_lb_flag(cond, name)	((cond) ? 1U << RUST_LB_F_##name : 0U)
 
 static inline struct rust_lb_flags rust_lb_flags(unsigned int bits)
 {

@@ -1,17 +1,275 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The decisions of the Rust helpers, one line each, named after the Rust
- * function that takes it: RUST_LB_DECISION(name) is
- * rust_lb_decision_<name> (enum rust_lb_decision), what a policy module
- * may answer (rust/kernel/sched/policy.rs), what RUST_LB_VERIFY compares
- * with its C twin (rust_lb_twin_<name>() in rust_lb_twins.h), and "<name>"
- * in the counters verify_checks_<name> and verify_mismatches_<name> and
- * in the log.  No include guard: each user expands the list with its own
- * RUST_LB_DECISION().
+ * The helpers' decisions, one block per mechanism: what the shims hand to
+ * Rust, and the decision written in C once, its twin.  Each block holds
+ *
+ *  RUST_LB_FLAG(NAME)	a yes/no input of its entry points, the bit
+ *			numbered RUST_LB_F_NAME in enum rust_lb_flag
+ *			(rust_lb.h), tested with rust_lb_flag_set(); NAME
+ *			is the feature's for a feature snapshot
+ *  RUST_LB_DECISION(name)	a decision: rust_lb_decision_<name>, what a
+ *			policy module may answer (rust/kernel/sched/policy.rs)
+ *			and RUST_LB_VERIFY counts ("verify_checks_<name>",
+ *			"verify_mismatches_<name>", and the log)
+ *  RUST_LB_SHIM(rtype, name, (params), (args), check)
+ *			a shim's path, rust_lb_decide(name, args...): the
+ *			prototypes of the built-in Rust rust_lb_<name>(),
+ *			of its policy-module path rust_lb_<name>_policy()
+ *			(both defined by decision! in rust_lb/sched_lb.rs),
+ *			of the cold rust_lb_policy_<name>() (made in
+ *			rust_lb/policy.c) and of RUST_LB_VERIFY's
+ *			sched_rust_lb_verify_<name>(): check "twin" has
+ *			rust_lb/verify.c make it, comparing what
+ *			rust_lb_twin_<name>(args) returns with the Rust
+ *			answer; "own" is a path that stores what it decides,
+ *			whose check verify.c writes out
+ *
+ * and, with RUST_LB_TWINS defined, the C twins: rust_lb_twin_<name>(),
+ * deciding as the Rust built-in does on every input, with the feature's
+ * position among the inputs.  They are the one C source of RUST_LB_VERIFY
+ * (the twin decides, in whatever position the features are, and the Rust
+ * answer, built-in or a policy module's, is compared with it), of the
+ * helpers' benchmark (rust_lb/bench.c times the twin against the Rust and
+ * checks that the two agree on every input) and of the host's check
+ * against the Rust arithmetic (tools/lb-math/tests/c_equivalence.rs).
+ *
+ * Where a twin departs from the stock C of fair.c, it is where the Rust
+ * does: no wrap-around of local->idle_cpus - busiest->idle_cpus (the stock
+ * rule turns it into some 2^31 tasks to move), and products that overflow
+ * in stock C saturate.  The stock positions of the features are otherwise
+ * the stock rules.  Each value is read on the branch that uses it, as the
+ * Rust reads it.  rust_lb_twin_count(name) marks where the Rust counts an
+ * event; the includer may define it (the benchmark counts, so that both
+ * sides do the same work); otherwise it only checks that rust_lb_<name>
+ * is a counter.  The twins include no header: the includer provides the
+ * types (sched.h in the kernel, a small prelude on the host).
+ *
+ * No include guard: each includer defines the macros it expands, the
+ * others expand to nothing.
  */
+#ifndef RUST_LB_FLAG
+# define RUST_LB_FLAG(...)
+# define __RUST_LB_DEFAULT_FLAG
+#endif
+#ifndef RUST_LB_DECISION
+# define RUST_LB_DECISION(...)
+# define __RUST_LB_DEFAULT_DECISION
+#endif
+#ifndef RUST_LB_SHIM
+# define RUST_LB_SHIM(...)
+# define __RUST_LB_DEFAULT_SHIM
+#endif
+#if defined(RUST_LB_TWINS) && !defined(rust_lb_twin_count)
+# define rust_lb_twin_count(name)	((void)rust_lb_##name)
+#endif
+
+/*
+ * ILB_UTIL: the depth of the next newidle scans of an LLC, from its
+ * utilization at the last periodic balance (the RFC's
+ * update_ilb_group_scan()), published at the end of the group scan.
+ */
+RUST_LB_FLAG(ILB_UTIL)
+RUST_LB_FLAG(TRUNCATED)		/* the group scan stopped early */
 RUST_LB_DECISION(ilb_scan_depth)
+RUST_LB_SHIM(void, ilb_done,
+	     (struct lb_env *env, struct sd_lb_stats *sds, u64 sum_util, unsigned int budget,
+	      unsigned int scanned, struct rust_lb_flags flags),
+	     (env, sds, sum_util, budget, scanned, flags), own)
+#ifdef RUST_LB_TWINS
+/* n * s / d, rounded down, exact where n * s overflows (d > s). */
+static __always_inline u64 rust_lb_twin_mul_div_below(u32 n, u64 s, u64 d)
+{
+	u64 p, a, qa, ra, b;
+
+	if (!check_mul_overflow((u64)n, s, &p))
+		return p / d;
+	a = size_mul(n >> 16, s);
+	qa = a / d;
+	ra = a % d;
+	b = size_add(size_mul(ra, 1 << 16), size_mul(n & 0xffff, s));
+	return size_add(size_mul(qa, 1 << 16), b / d);
+}
+
+/* The groups the spare capacity covers, at least one. */
+static __always_inline u32
+rust_lb_twin_ilb_scan_depth(u32 nr_groups, u64 sum_util, u32 span_weight)
+{
+	u64 capacity = (u64)span_weight * SCHED_CAPACITY_SCALE;
+
+	if (!nr_groups)
+		return 0;
+	if (!capacity)
+		return nr_groups;
+	if (sum_util >= capacity)
+		return 1;
+	return nr_groups - (u32)rust_lb_twin_mul_div_below(nr_groups, sum_util, capacity);
+}
+#endif
+
+/* SIS_UTIL: update_idle_cpu_scan()'s nr_idle_scan, equations [1] to [3]. */
 RUST_LB_DECISION(sis_util_scan)
+RUST_LB_SHIM(void, update_idle_cpu_scan, (struct lb_env *env, u64 sum_util),
+	     (env, sum_util), own)
+#ifdef RUST_LB_TWINS
+static __always_inline u32
+rust_lb_twin_sis_util_scan(u64 sum_util, u32 llc_weight, u32 imbalance_pct)
+{
+	u64 x, xp, sq, tmp;
+
+	if (!llc_weight)
+		return 0;
+	x = sum_util / llc_weight;
+	if (check_mul_overflow(x, (u64)imbalance_pct, &xp) || check_mul_overflow(xp, xp, &sq))
+		tmp = SCHED_CAPACITY_SCALE;
+	else
+		tmp = min_t(u64, sq / (10000 * SCHED_CAPACITY_SCALE), SCHED_CAPACITY_SCALE);
+	return (SCHED_CAPACITY_SCALE - tmp) * llc_weight / SCHED_CAPACITY_SCALE;
+}
+#endif
+
+/*
+ * RD_OVERLOAD: whether sched_balance_newidle() skips the balance.  With
+ * the feature (rd_overload), a root domain that is not overloaded
+ * (rd_overloaded, as the shim sampled it) decides alone; otherwise
+ * rq->avg_idle against sd->max_newidle_lb_cost (0 without a domain), each
+ * read once and only then.  The inputs are bools, not flags: inlined, the
+ * Rust would keep a word it tests bits of, and build it (3 instructions
+ * per call more than the same test in C; Documentation/results.rst).
+ */
 RUST_LB_DECISION(newidle_skip)
+RUST_LB_SHIM(bool, newidle_skip,
+	     (struct rq *rq, struct sched_domain *sd, bool rd_overload, bool rd_overloaded),
+	     (rq, sd, rd_overload, rd_overloaded), twin)
+#ifdef RUST_LB_TWINS
+static __always_inline bool rust_lb_twin_newidle_skip(struct rq *rq, struct sched_domain *sd,
+						      bool rd_overload, bool rd_overloaded)
+{
+	if (rd_overload && !rd_overloaded) {
+		rust_lb_twin_count(newidle_skipped_not_overloaded);
+		return true;
+	}
+	return READ_ONCE(rq->avg_idle) < (sd ? READ_ONCE(sd->max_newidle_lb_cost) : 0);
+}
+#endif
+
+/*
+ * TTWU_QUEUE_IDLE: whether ttwu_queue_cond() queues a wakeup on the
+ * wakelist of a CPU of the waker's LLC that runs nr_running tasks.  With
+ * the feature (queue_idle), whenever that CPU is idle; without it, only
+ * when the caller also saw the wakee still on that CPU (wakee_on_cpu, the
+ * rule before f3dd3f674555).  Bools, as for newidle_skip (4 instructions).
+ */
 RUST_LB_DECISION(ttwu_queue_cond)
+RUST_LB_SHIM(bool, ttwu_queue_cond,
+	     (unsigned int nr_running, bool queue_idle, bool wakee_on_cpu),
+	     (nr_running, queue_idle, wakee_on_cpu), twin)
+#ifdef RUST_LB_TWINS
+static __always_inline bool rust_lb_twin_ttwu_queue_cond(unsigned int nr_running,
+							 bool queue_idle, bool wakee_on_cpu)
+{
+	if (queue_idle && !nr_running) {
+		rust_lb_twin_count(wakelist_idle_queued);
+		return true;
+	}
+	return !nr_running && wakee_on_cpu;
+}
+#endif
+
+/*
+ * LB_LLC_SPREAD: calculate_imbalance() when the local group has spare
+ * capacity.  With the feature, inside an LLC an overloaded busiest group
+ * is spread by task count, as elsewhere a group that is not overloaded;
+ * without it, by utilization (the rule before 5.10).
+ */
+RUST_LB_FLAG(LB_LLC_SPREAD)
 RUST_LB_DECISION(spare_imbalance)
+RUST_LB_SHIM(void, spare_imbalance,
+	     (struct lb_env *env, struct sd_lb_stats *sds, struct rust_lb_flags flags),
+	     (env, sds, flags), own)
+#ifdef RUST_LB_TWINS
+/* sibling_imbalance(), products in 64 bits. */
+static __always_inline u64 rust_lb_twin_sibling(bool dst_idle, u32 lnr, u32 bnr, u32 lc, u32 bc)
+{
+	u64 diff, sub, cores, imb;
+
+	if (!dst_idle || !bnr)
+		return 0;
+	if (lc == bc)
+		return bnr > lnr ? bnr - lnr : 0;
+	diff = (u64)lc * bnr;
+	sub = (u64)bc * lnr;
+	diff = diff > sub ? diff - sub : 0;
+	cores = (u64)lc + bc;
+	imb = 2 * (diff / cores) + 2 * (diff % cores) / cores + 1;
+	if (imb <= 1 && !lnr && bnr > 1)
+		return 2;
+	return imb;
+}
+
+static __always_inline void rust_lb_twin_spare_imbalance(struct lb_env *env,
+							 struct sd_lb_stats *sds,
+							 bool llc_spread)
+{
+	struct sg_lb_stats *local = &sds->local_stat, *busiest = &sds->busiest_stat;
+	bool share_llc = env->sd->flags & SD_SHARE_LLC;
+	bool overloaded = busiest->group_type > group_fully_busy;
+	bool dst_idle = env->idle != __CPU_NOT_IDLE;
+	bool by_siblings;
+	u64 imb;
+
+	if (overloaded && !(llc_spread && share_llc)) {
+		if (share_llc)
+			rust_lb_twin_count(llc_imbalance_by_util);
+		imb = min_t(u64, local->group_capacity > local->group_util ?
+			    local->group_capacity - local->group_util : 0, LONG_MAX);
+		env->migration_type = dst_idle && !imb ? migrate_task : migrate_util;
+		env->imbalance = dst_idle && !imb ? 1 : imb;
+		return;
+	}
+	if (share_llc && overloaded)
+		rust_lb_twin_count(llc_imbalance_by_tasks);
+	by_siblings = busiest->group_weight == 1 || sds->prefer_sibling;
+	if (!by_siblings && local->idle_cpus < busiest->idle_cpus)
+		rust_lb_twin_count(idle_cpus_underflow_avoided);
+	if (by_siblings)
+		imb = rust_lb_twin_sibling(dst_idle, local->sum_nr_running, busiest->sum_nr_running,
+					   sds->local ? sds->local->cores : 0,
+					   sds->busiest ? sds->busiest->cores : 0);
+	else
+		imb = local->idle_cpus > busiest->idle_cpus ?
+		      local->idle_cpus - busiest->idle_cpus : 0;
+	if ((env->sd->flags & SD_NUMA) && (u64)local->sum_nr_running + 1 <= env->sd->imb_numa_nr &&
+	    imb <= 2)
+		imb = 0;
+	env->migration_type = migrate_task;
+	env->imbalance = min_t(u64, imb / 2, LONG_MAX);
+}
+#endif
+
+/*
+ * SERIALIZE_DUE: whether to try sched_balance_running for a serialized
+ * domain: with the feature, only when the domain is due for balancing.
+ */
+RUST_LB_FLAG(SERIALIZE_DUE)
+RUST_LB_FLAG(DUE)		/* the domain is due for balancing */
 RUST_LB_DECISION(serialize_try)
+RUST_LB_SHIM(bool, serialize_try, (struct rust_lb_flags flags), (flags), twin)
+#ifdef RUST_LB_TWINS
+static __always_inline bool rust_lb_twin_serialize_try(struct rust_lb_flags flags)
+{
+	return !rust_lb_flag_set(flags, SERIALIZE_DUE) || rust_lb_flag_set(flags, DUE);
+}
+#endif
+
+#ifdef __RUST_LB_DEFAULT_FLAG
+# undef RUST_LB_FLAG
+# undef __RUST_LB_DEFAULT_FLAG
+#endif
+#ifdef __RUST_LB_DEFAULT_DECISION
+# undef RUST_LB_DECISION
+# undef __RUST_LB_DEFAULT_DECISION
+#endif
+#ifdef __RUST_LB_DEFAULT_SHIM
+# undef RUST_LB_SHIM
+# undef __RUST_LB_DEFAULT_SHIM
+#endif

@@ -13,7 +13,7 @@
  */
 SCHED_FEAT(RUST_LB, true)
 /*
- * Shadow mode: in every shim, the decision's C twin (rust_lb_twins.h)
+ * Shadow mode: in every shim, the decision's C twin (rust_lb_decisions.h)
  * decides, in whatever position the features are, and the Rust answer is
  * compared with it; checks and disagreements are counted per decision.
  */

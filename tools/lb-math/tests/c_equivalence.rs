@@ -411,9 +411,11 @@ fn llc_spread_matches_c_except_underflow() {
     assert!(underflows > 1000, "underflow case not exercised");
 }
 
-/// The C twins of the decisions (`kernel/sched/rust_lb_twins.h`, what
+/// The C twins of the decisions (`kernel/sched/rust_lb_decisions.h`, what
 /// `RUST_LB_VERIFY` and the kernel benchmark run), compiled as they are
-/// with a prelude of the kernel types and helpers they use.
+/// with a prelude of the kernel types and helpers they use (the fields
+/// of the kernel's structures that twins read, and the flags as
+/// `rust_lb.h` makes them).
 const TWINS_PRELUDE: &str = r#"
 #include <limits.h>
 #include <stdbool.h>
@@ -441,7 +443,12 @@ enum group_type { group_has_spare = 0, group_fully_busy, group_misfit_task, grou
 enum migration_type { migrate_load = 0, migrate_util, migrate_task, migrate_misfit };
 #define SD_SHARE_LLC 0x1
 #define SD_NUMA 0x2
-struct sched_domain { int flags; unsigned int imb_numa_nr; };
+struct rq { u64 avg_idle; };
+struct sched_domain {
+	int flags;
+	unsigned int imbalance_pct, imb_numa_nr;
+	u64 max_newidle_lb_cost;
+};
 struct sched_group { unsigned int cores; };
 struct sg_lb_stats {
 	unsigned long group_capacity, group_util;
@@ -459,6 +466,17 @@ struct lb_env {
 	long imbalance;
 	enum migration_type migration_type;
 };
+
+struct rust_lb_flags { unsigned int bits; };
+enum rust_lb_flag {
+#define RUST_LB_FLAG(name) RUST_LB_F_##name,
+#include "rust_lb_decisions.h"
+#undef RUST_LB_FLAG
+};
+#define rust_lb_flag_set(flags, name) ((flags).bits & (1U << RUST_LB_F_##name))
+
+#define RUST_LB_TWINS
+#include "rust_lb_decisions.h"
 "#;
 
 const TWINS_MAIN: &str = r#"
@@ -475,16 +493,22 @@ int main(void)
 			scanf("%llu %llu %llu", &a, &b, &c);
 			printf("%u\n", rust_lb_twin_ilb_scan_depth(a, b, c));
 		} else if (!strcmp(op, "newidle")) {
-			u64 avg, cost;
+			struct rq rq;
+			struct sched_domain sd;
+
 			scanf("%llu %llu %llu %llu %llu", &a, &b, &c, &d, &e);
-			avg = c; cost = d;
-			printf("%d\n", rust_lb_twin_newidle_skip(a, b, &avg, e ? &cost : NULL));
+			rq.avg_idle = c;
+			sd.max_newidle_lb_cost = d;
+			printf("%d\n", rust_lb_twin_newidle_skip(&rq, e ? &sd : NULL, a, b));
 		} else if (!strcmp(op, "ttwu")) {
 			scanf("%llu %llu %llu", &a, &b, &c);
 			printf("%d\n", rust_lb_twin_ttwu_queue_cond(a, b, c));
 		} else if (!strcmp(op, "serialize")) {
+			struct rust_lb_flags f;
+
 			scanf("%llu %llu", &a, &b);
-			printf("%d\n", rust_lb_twin_serialize_try(a, b));
+			f.bits = (a ? 1U << RUST_LB_F_SERIALIZE_DUE : 0) | (b ? 1U << RUST_LB_F_DUE : 0);
+			printf("%d\n", rust_lb_twin_serialize_try(f));
 		} else if (!strcmp(op, "spare")) {
 			unsigned long long v[17];
 			struct sched_domain sd;
@@ -530,14 +554,14 @@ int main(void)
 fn twins_harness() -> Option<&'static PathBuf> {
     static BIN: OnceLock<Option<PathBuf>> = OnceLock::new();
     BIN.get_or_init(|| {
-        let header = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../kernel-patches/kernel/sched/rust_lb_twins.h");
-        let twins = std::fs::read_to_string(&header).expect("read rust_lb_twins.h");
-        let source = format!("{TWINS_PRELUDE}\n{twins}\n{TWINS_MAIN}");
+        let dir =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../kernel-patches/kernel/sched");
+        let include = format!("-I{}", dir.display());
+        let source = format!("{TWINS_PRELUDE}\n{TWINS_MAIN}");
         compile(
             "lb_math_c_twins",
             &source,
-            &["-Wall", "-Werror", "-Wno-unused-function"],
+            &["-Wall", "-Werror", "-Wno-unused-function", &include],
         )
     })
     .as_ref()

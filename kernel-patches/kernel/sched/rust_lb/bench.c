@@ -18,7 +18,7 @@
  * (tools/helper-cost computes the statistics).
  *
  * The C twin is the helper's decision written in C, the one of
- * ../rust_lb_twins.h that RUST_LB_VERIFY checks the Rust against: the
+ * ../rust_lb_decisions.h that RUST_LB_VERIFY checks the Rust against: the
  * same inputs (feature positions included), the same guards, the same
  * counters here (rust_lb_count() where the Rust has count!()), each
  * value read on the branch that uses it, as C is written.  Rust against it is what the
@@ -135,11 +135,13 @@ rust_lb_stock_llc_shared(struct lb_env *env)
 
 /*
  * The C twins of the helpers (see the top of this file): those of
- * rust_lb_twins.h, counting what the Rust counts, behind what the Rust
+ * rust_lb_decisions.h, counting what the Rust counts, behind what the Rust
  * entry point counts on entry.
  */
 #define rust_lb_twin_count(name)	rust_lb_count(rust_lb_##name, 1)
-#include "../rust_lb_twins.h"
+#define RUST_LB_TWINS
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_TWINS
 
 static __always_inline struct sched_domain_shared *rust_lb_c_llc_shared(struct lb_env *env)
 {
@@ -151,8 +153,7 @@ static __always_inline bool rust_lb_c_newidle_skip(struct rq *rq, struct sched_d
 						   bool rd_overload, bool overloaded)
 {
 	rust_lb_twin_count(rust_calls_newidle_skip);
-	return rust_lb_twin_newidle_skip(rd_overload, overloaded, &rq->avg_idle,
-					 sd ? &sd->max_newidle_lb_cost : NULL);
+	return rust_lb_twin_newidle_skip(rq, sd, rd_overload, overloaded);
 }
 
 /* The shims' gate of the C twins: RUST_LB on, RUST_LB_VERIFY off. */

@@ -127,17 +127,24 @@ void rust_lb_policy_reject(enum rust_lb_decision decision)
 	irq_work_queue(&rust_lb_policy_detach_irq_work);
 }
 
-/* The shims' paths while a policy is registered (see rust_lb.h). */
+/*
+ * The shims' paths while a policy is registered (rust_lb_decide() in
+ * rust_lb.h), one per RUST_LB_SHIM() line of rust_lb_decisions.h: calls
+ * of the Rust module path, with the cold calling convention.
+ */
+#define RUST_LB_SHIM(rtype, name, params, args, ...)			\
+	__cold rtype __rust_lb_cold_cc rust_lb_policy_##name params	\
+	{								\
+		return rust_lb_##name##_policy args;			\
+	}
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_SHIM
+
+/* ILB_UTIL's depth alone, for the benchmark. */
 __cold u32 __rust_lb_cold_cc rust_lb_policy_ilb_scan_depth(u32 nr_groups, u64 sum_util,
 							   u32 span_weight)
 {
 	return rust_lb_ilb_scan_depth_policy(nr_groups, sum_util, span_weight);
-}
-
-__cold void __rust_lb_cold_cc rust_lb_policy_update_idle_cpu_scan(struct lb_env *env,
-								  u64 sum_util)
-{
-	rust_lb_update_idle_cpu_scan_policy(env, sum_util);
 }
 
 /* SIS_UTIL's depth alone, for the benchmark: stored, as the shim's is. */
@@ -145,36 +152,4 @@ __cold void __rust_lb_cold_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc
 							   u32 imbalance_pct, u32 *depth)
 {
 	*depth = rust_lb_sis_util_scan_policy(sum_util, llc_weight, imbalance_pct);
-}
-
-__cold void __rust_lb_cold_cc rust_lb_policy_ilb_done(struct lb_env *env,
-						      struct sd_lb_stats *sds, u64 sum_util,
-						      unsigned int budget, unsigned int scanned,
-						      struct rust_lb_flags flags)
-{
-	rust_lb_ilb_done_policy(env, sds, sum_util, budget, scanned, flags);
-}
-
-__cold bool __rust_lb_cold_cc rust_lb_policy_newidle_skip(struct rq *rq, struct sched_domain *sd,
-							  bool rd_overload, bool rd_overloaded)
-{
-	return rust_lb_newidle_skip_policy(rq, sd, rd_overload, rd_overloaded);
-}
-
-__cold bool __rust_lb_cold_cc rust_lb_policy_ttwu_queue_cond(unsigned int nr, bool queue_idle,
-							     bool wakee_on_cpu)
-{
-	return rust_lb_ttwu_queue_cond_policy(nr, queue_idle, wakee_on_cpu);
-}
-
-__cold void __rust_lb_cold_cc rust_lb_policy_spare_imbalance(struct lb_env *env,
-							     struct sd_lb_stats *sds,
-							     struct rust_lb_flags flags)
-{
-	rust_lb_spare_imbalance_policy(env, sds, flags);
-}
-
-__cold bool __rust_lb_cold_cc rust_lb_policy_serialize_try(struct rust_lb_flags flags)
-{
-	return rust_lb_serialize_try_policy(flags);
 }

@@ -5,14 +5,15 @@
 //! This crate is built into the kernel as `kernel/sched/rust_lb/` when
 //! `CONFIG_SCHED_RUST_LB=y`.  The C side (`kernel/sched/fair.c`,
 //! `kernel/sched/core.c`) keeps short shims that, behind sched features,
-//! call the `extern "C"` entry points defined here.  Those only turn the
-//! C pointers into the references of `kernel::sched`; the policies are in
-//! [`policy`], in safe Rust, and their arithmetic in [`math`] (the kernel
+//! call the `extern "C"` entry points defined here.  Those turn the C
+//! pointers into the references of `kernel::sched`; the policies are in
+//! [`decisions`], in safe Rust (a decision of a few lines that no policy
+//! module answers may stay in its entry point), and their arithmetic in [`math`] (the kernel
 //! crate's, which policy modules share and the host crate `tools/lb-math`
 //! also compiles and property-tests).  The
 //! crate's `unsafe` is here (turning C pointers into references);
-//! `counters` counts through the `kernel` crate's static-key and per-CPU
-//! macros, and `policy` and `check` forbid `unsafe`.  Each entry
+//! `events` counts through the `kernel` crate's static-key and per-CPU
+//! macros, and `decisions` and `check` forbid `unsafe`.  Each entry
 //! point is defined through `entry!`, which checks its type against the
 //! C prototype.
 //!
@@ -23,8 +24,8 @@
 //! C header: [`kernel/sched/rust_lb.h`](srctree/kernel/sched/rust_lb.h).
 
 mod check;
-mod counters;
-mod policy;
+mod decisions;
+mod events;
 
 use core::ffi::c_uint;
 use kernel::bindings;
@@ -68,16 +69,19 @@ macro_rules! entry {
 }
 
 /// Defines a decision's entry point and the entry point of its policy-module
-/// path (see `policy`): `$name` runs `$body` with `ASK == false`, the
+/// path (see `decisions`): `$name` runs `$body` with `ASK == false`, the
 /// built-in decision that the shims inline; `$policy`, cold and out of line,
 /// runs it with `ASK == true`, and is called (through `rust_lb/policy.c`)
-/// only while a policy module is registered.
+/// only while a policy module is registered.  A path's C side is its
+/// `RUST_LB_SHIM()` line in `rust_lb_decisions.h`; a decision that no
+/// policy module answers does not read `ASK`.
 macro_rules! decision {
     ($(#[$attr:meta])* pub unsafe extern "C" fn $name:ident / $policy:ident
      ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block) => {
         entry! {
             $(#[$attr])*
             pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+                #[allow(dead_code)]
                 const ASK: bool = false;
                 $body
             }
@@ -91,6 +95,7 @@ macro_rules! decision {
             #[cold]
             #[inline(never)]
             pub unsafe extern "C" fn $policy($($arg: $ty),*) $(-> $ret)? {
+                #[allow(dead_code)]
                 const ASK: bool = true;
                 $body
             }
@@ -101,6 +106,7 @@ macro_rules! decision {
         entry! {
             $(#[$attr])*
             pub extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+                #[allow(dead_code)]
                 const ASK: bool = false;
                 $body
             }
@@ -110,6 +116,7 @@ macro_rules! decision {
             #[cold]
             #[inline(never)]
             pub extern "C" fn $policy($($arg: $ty),*) $(-> $ret)? {
+                #[allow(dead_code)]
                 const ASK: bool = true;
                 $body
             }
@@ -118,20 +125,21 @@ macro_rules! decision {
 }
 
 /// The yes/no inputs of an entry point (`struct rust_lb_flags` of
-/// `rust_lb.h`): one bit per feature snapshot or sampled fact, defined once
-/// in C as `enum rust_lb_flag`.
+/// `rust_lb.h`): one bit per feature snapshot or sampled fact, declared
+/// once in C, `RUST_LB_FLAG(NAME)` in `rust_lb_decisions.h`.
 #[derive(Clone, Copy)]
 struct Flags(bindings::rust_lb_flags);
 
 impl Flags {
-    /// Whether `flag` (a bit of `enum rust_lb_flag`, see `flag!`) is set.
+    /// Whether `flag` (a bit number of `enum rust_lb_flag`, see `flag!`)
+    /// is set.
     #[inline(always)]
     fn has(self, flag: bindings::rust_lb_flag) -> bool {
-        self.0.bits & flag != 0
+        self.0.bits & (1 << flag) != 0
     }
 }
 
-/// `flag!(NAME)`: the bit `RUST_LB_F_NAME` of `rust_lb.h`'s `enum
+/// `flag!(NAME)`: the bit number `RUST_LB_F_NAME` of `rust_lb.h`'s `enum
 /// rust_lb_flag`, through bindgen (a name the enum lacks does not compile).
 macro_rules! flag {
     ($name:ident) => {
@@ -159,7 +167,7 @@ decision! {
         sum_util: u64,
         span_weight: u32,
     ) -> u32 {
-        policy::ilb_scan_depth::<ASK>(nr_groups, sum_util, span_weight)
+        decisions::ilb_scan_depth::<ASK>(nr_groups, sum_util, span_weight)
     }
 }
 
@@ -176,7 +184,7 @@ decision! {
     ) {
         // SAFETY: the caller's promise is `LbEnv::from_raw()`'s contract.
         let env = unsafe { LbEnv::from_raw(env) };
-        policy::update_idle_cpu_scan::<ASK>(env, sum_util);
+        decisions::update_idle_cpu_scan::<ASK>(env, sum_util);
     }
 }
 
@@ -188,7 +196,7 @@ decision! {
         llc_weight: u32,
         imbalance_pct: u32,
     ) -> u32 {
-        policy::sis_util_scan::<ASK>(sum_util, llc_weight, imbalance_pct)
+        decisions::sis_util_scan::<ASK>(sum_util, llc_weight, imbalance_pct)
     }
 }
 
@@ -204,7 +212,7 @@ entry! {
     ) -> c_uint {
         // SAFETY: as above.
         let env = unsafe { LbEnv::from_raw(env) };
-        policy::ilb_budget(env, Flags(flags).has(flag!(ILB_UTIL)))
+        decisions::ilb_budget(env, Flags(flags).has(flag!(ILB_UTIL)))
     }
 }
 
@@ -226,14 +234,14 @@ decision! {
         // SAFETY: as above, for both pointers.
         let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
         let f = Flags(flags);
-        let scan = policy::IlbScanEnd {
+        let scan = decisions::IlbScanEnd {
             sum_util,
             budget,
             scanned,
             truncated: f.has(flag!(TRUNCATED)),
             ilb_util: f.has(flag!(ILB_UTIL)),
         };
-        policy::ilb_done::<ASK>(env, sds, scan);
+        decisions::ilb_done::<ASK>(env, sds, scan);
     }
 }
 
@@ -258,7 +266,7 @@ decision! {
             feature: rd_overload,
             overloaded: rd_overloaded,
         };
-        policy::newidle_skip::<ASK>(rq, sd, rd)
+        decisions::newidle_skip::<ASK>(rq, sd, rd)
     }
 }
 
@@ -274,7 +282,7 @@ decision! {
         queue_idle: bool,
         wakee_on_cpu: bool,
     ) -> bool {
-        policy::ttwu_queue_cond::<ASK>(math::TtwuQueue {
+        decisions::ttwu_queue_cond::<ASK>(math::TtwuQueue {
             nr_running,
             wakee_on_cpu,
             queue_idle,
@@ -295,7 +303,7 @@ decision! {
     ) {
         // SAFETY: as above, for both pointers.
         let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStats::from_raw(sds)) };
-        policy::spare_imbalance::<ASK>(env, sds, Flags(flags).has(flag!(LB_LLC_SPREAD)));
+        decisions::spare_imbalance::<ASK>(env, sds, Flags(flags).has(flag!(LB_LLC_SPREAD)));
     }
 }
 
@@ -305,7 +313,7 @@ decision! {
         flags: bindings::rust_lb_flags,
     ) -> bool {
         let f = Flags(flags);
-        policy::serialize_try::<ASK>(math::Serialize {
+        decisions::serialize_try::<ASK>(math::Serialize {
             serialize_due: f.has(flag!(SERIALIZE_DUE)),
             due: f.has(flag!(DUE)),
         })
@@ -325,7 +333,7 @@ entry! {
     ) -> *mut bindings::sched_domain_shared {
         // SAFETY: as above.
         let env = unsafe { LbEnv::from_raw(env) };
-        policy::llc_shared(env).map_or(core::ptr::null_mut(), |sds| sds.as_raw())
+        decisions::llc_shared(env).map_or(core::ptr::null_mut(), |sds| sds.as_raw())
     }
 }
 

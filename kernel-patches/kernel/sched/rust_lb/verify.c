@@ -2,7 +2,7 @@
 /*
  * RUST_LB_VERIFY, the helpers' shadow mode: in every shim, whatever the
  * positions of the features, the C twin of the decision
- * (../rust_lb_twins.h) decides, and the Rust answer to the same inputs,
+ * (../rust_lb_decisions.h) decides, and the Rust answer to the same inputs,
  * the built-in helper's or a registered policy module's, is compared with
  * it.  Per decision, /sys/kernel/debug/sched/rust_lb shows
  * "verify_checks_<name>" and "verify_mismatches_<name>": with a policy
@@ -10,7 +10,10 @@
  * reset as the other counters are.
  */
 #include "glue.h"
-#include "../rust_lb_twins.h"
+
+#define RUST_LB_TWINS
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_TWINS
 
 const char * const rust_lb_decision_names[RUST_LB_NR_DECISIONS] = {
 #define RUST_LB_DECISION(name)	\
@@ -46,10 +49,12 @@ static inline void rust_lb_verify(enum rust_lb_decision decision, bool match)
 		sched_rust_lb_verify_report(decision);
 }
 
-/* The Rust answer: the registered policy module's, or the built-in one. */
-#define rust_lb_answer(name, ...)					\
-	(rust_lb_policy_on() ? rust_lb_##name##_policy(__VA_ARGS__) :	\
-	 rust_lb_##name(__VA_ARGS__))
+/*
+ * The Rust answer to (args), a parenthesized argument list: the registered
+ * policy module's, or the built-in one.
+ */
+#define rust_lb_answer(name, args)					\
+	(rust_lb_policy_on() ? rust_lb_##name##_policy args : rust_lb_##name args)
 
 /* Compares the Rust answer r with the twin's c, which decides. */
 #define rust_lb_checked(name, r, c)					\
@@ -79,7 +84,8 @@ sched_rust_lb_verify_update_idle_cpu_scan(struct lb_env *env, u64 sum_util)
 
 	if (!sd_share)
 		return;
-	depth = rust_lb_checked(sis_util_scan, rust_lb_answer(sis_util_scan, sum_util, weight, pct),
+	depth = rust_lb_checked(sis_util_scan,
+				rust_lb_answer(sis_util_scan, (sum_util, weight, pct)),
 				rust_lb_twin_sis_util_scan(sum_util, weight, pct));
 	if (depth != READ_ONCE(sd_share->nr_idle_scan))
 		WRITE_ONCE(sd_share->nr_idle_scan, depth);
@@ -98,35 +104,17 @@ sched_rust_lb_verify_ilb_done(struct lb_env *env, struct sd_lb_stats *sds, u64 s
 	u32 nr_groups = env->sd->nr_groups, weight = env->sd->span_weight;
 	int depth;
 
-	rust_lb_answer(ilb_done, env, sds, sum_util, budget, scanned, flags);
+	rust_lb_answer(ilb_done, (env, sds, sum_util, budget, scanned, flags));
 	if (env->idle == CPU_NEWLY_IDLE)
 		return;
 	sd_share = rust_lb_verify_llc_shared(env);
 	if (!sd_share)
 		return;
 	depth = rust_lb_checked(ilb_scan_depth,
-				rust_lb_answer(ilb_scan_depth, nr_groups, sum_util, weight),
+				rust_lb_answer(ilb_scan_depth, (nr_groups, sum_util, weight)),
 				rust_lb_twin_ilb_scan_depth(nr_groups, sum_util, weight));
-	if ((flags.bits & RUST_LB_F_ILB_UTIL) && depth != READ_ONCE(sd_share->ilb_nr_scan))
+	if (rust_lb_flag_set(flags, ILB_UTIL) && depth != READ_ONCE(sd_share->ilb_nr_scan))
 		WRITE_ONCE(sd_share->ilb_nr_scan, depth);
-}
-
-__cold bool __rust_lb_cold_cc
-sched_rust_lb_verify_newidle_skip(struct rq *rq, struct sched_domain *sd, bool rd_overload,
-				  bool rd_overloaded)
-{
-	return rust_lb_checked(newidle_skip,
-			       rust_lb_answer(newidle_skip, rq, sd, rd_overload, rd_overloaded),
-			       rust_lb_twin_newidle_skip(rd_overload, rd_overloaded, &rq->avg_idle,
-							 sd ? &sd->max_newidle_lb_cost : NULL));
-}
-
-__cold bool __rust_lb_cold_cc
-sched_rust_lb_verify_ttwu_queue_cond(unsigned int nr, bool queue_idle, bool wakee_on_cpu)
-{
-	return rust_lb_checked(ttwu_queue_cond,
-			       rust_lb_answer(ttwu_queue_cond, nr, queue_idle, wakee_on_cpu),
-			       rust_lb_twin_ttwu_queue_cond(nr, queue_idle, wakee_on_cpu));
 }
 
 /* LB_LLC_SPREAD: the Rust decides on a copy of the environment. */
@@ -136,16 +124,24 @@ sched_rust_lb_verify_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds
 {
 	struct lb_env r = *env;
 
-	rust_lb_answer(spare_imbalance, &r, sds, flags);
-	rust_lb_twin_spare_imbalance(env, sds, flags.bits & RUST_LB_F_LB_LLC_SPREAD);
+	rust_lb_answer(spare_imbalance, (&r, sds, flags));
+	rust_lb_twin_spare_imbalance(env, sds, rust_lb_flag_set(flags, LB_LLC_SPREAD));
 	rust_lb_verify(rust_lb_decision_spare_imbalance,
 		       r.imbalance == env->imbalance && r.migration_type == env->migration_type);
 }
 
-__cold bool __rust_lb_cold_cc
-sched_rust_lb_verify_serialize_try(struct rust_lb_flags flags)
-{
-	return rust_lb_checked(serialize_try, rust_lb_answer(serialize_try, flags),
-			       rust_lb_twin_serialize_try(flags.bits & RUST_LB_F_SERIALIZE_DUE,
-							  flags.bits & RUST_LB_F_DUE));
-}
+/*
+ * The paths whose decision is what they return (check "twin" in
+ * rust_lb_decisions.h): the twin decides, with the same arguments.
+ */
+#define RUST_LB_CHECK_own(...)
+#define RUST_LB_CHECK_twin(rtype, name, params, args)			\
+	__cold rtype __rust_lb_cold_cc sched_rust_lb_verify_##name params \
+	{								\
+		return rust_lb_checked(name, rust_lb_answer(name, args), \
+				       rust_lb_twin_##name args);	\
+	}
+#define RUST_LB_SHIM(rtype, name, params, args, check)			\
+	RUST_LB_CHECK_##check(rtype, name, params, args)
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_SHIM

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # RUST_LB_VERIFY: over a mixed load, every decision of the Rust helpers is
-# checked against its C twin (kernel/sched/rust_lb_twins.h), with the
+# checked against its C twin (kernel/sched/rust_lb_decisions.h), with the
 # features as found and again with every mechanism's feature in its other
 # position, and none disagrees.
 . "$(dirname "$0")/lib.sh"

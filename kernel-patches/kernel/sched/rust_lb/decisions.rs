@@ -12,7 +12,7 @@
 
 #![forbid(unsafe_code)]
 
-use crate::counters::{self, count};
+use crate::events::{self, count};
 use kernel::sched::{
     lb::{IdleType, LbEnv, SdLbStats},
     math,
@@ -139,7 +139,7 @@ pub(crate) fn ilb_done<const ASK: bool>(env: &LbEnv, stats: &SdLbStats, scan: Il
     let newidle = env.idle() == IdleType::NewlyIdle;
     // Without ILB_UTIL a newidle scan is only counted: no LLC lookup on
     // that path unless the counters count.
-    let count_only = newidle && counters::enabled();
+    let count_only = newidle && events::enabled();
     if !(ilb_util || count_only) {
         return;
     }

@@ -41,11 +41,11 @@ pub(crate) fn add(counter: bindings::rust_lb_counter, n: u64) {
 /// that the list does not have does not compile.
 macro_rules! count {
     ($name:ident) => {
-        $crate::counters::count!($name, 1)
+        $crate::events::count!($name, 1)
     };
     ($name:ident, $n:expr $(,)?) => {
         ::kernel::macros::paste! {
-            $crate::counters::add(::kernel::bindings::[<rust_lb_counter_rust_lb_ $name>], $n)
+            $crate::events::add(::kernel::bindings::[<rust_lb_counter_rust_lb_ $name>], $n)
         }
     };
 }
