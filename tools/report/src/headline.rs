@@ -96,6 +96,9 @@ pub struct Row {
     /// The smallest margin (percent of the baseline) within which TOST
     /// shows the states equivalent.
     pub equiv_pct: Option<f64>,
+    /// What these runs could resolve: the minimum detectable effect and the
+    /// smallest equivalence margin at their n, from their own variances.
+    pub resolution: Option<stats::Resolution>,
     pub verdict: String,
     /// What the values are in (`unit()`), for an axis.
     pub unit: String,
@@ -152,20 +155,41 @@ pub fn run_value(r: &Run, metric: &str, ratios: &[Ratio]) -> Option<f64> {
     (r.duration_s > 0.0).then(|| c / r.duration_s)
 }
 
+/// "cannot tell at n=N: ..." when the runs cannot resolve `target` (a
+/// fraction): what they resolve, and how many runs per state would.
+fn cannot_tell(res: Option<&stats::Resolution>, target: f64) -> Option<String> {
+    let r = res?;
+    if r.mde <= target {
+        return None;
+    }
+    let more = stats::iterations_for(r, target)
+        .map_or("more than ten million".to_string(), |n| format!("about {n}"));
+    Some(format!(
+        "cannot tell at n={}: resolves ±{:.1}% (MDE); {more} runs per state would resolve ±{}%",
+        r.n,
+        r.mde * 100.0,
+        target * 100.0
+    ))
+}
+
 fn verdict(
     expect: Expect,
     welch: Option<&stats::TTest>,
     means: (Option<f64>, Option<f64>),
     wilcoxon: Option<&stats::Wilcoxon>,
     equiv_pct: Option<f64>,
+    res: Option<&stats::Resolution>,
 ) -> String {
     let (Some(t), (Some(off), Some(on))) = (welch, means) else {
         return "no data (fewer than 2 runs per state)".into();
     };
     match expect {
+        // An equivalence claim at ±1% needs runs that resolve 1%: a wide
+        // margin from runs that cannot is no evidence either way.
         Expect::Same => match equiv_pct {
             Some(m) if m <= SAME_MARGIN * 100.0 => format!("yes: equivalent within ±{m:.2}%"),
-            Some(m) => format!("not shown at ±1%: equivalent within ±{m:.1}%"),
+            Some(m) => cannot_tell(res, SAME_MARGIN)
+                .unwrap_or_else(|| format!("no: not within ±1% (equivalent within ±{m:.1}%)")),
             None => "no data".into(),
         },
         Expect::Lower | Expect::Higher => {
@@ -186,7 +210,10 @@ fn verdict(
             };
             let robust = ranks(false);
             if t.p >= 0.05 {
-                format!("no: not significant{}", ranks(true))
+                let mde = res.map_or(String::new(), |r| {
+                    format!("; MDE ±{:.1}% at n={}", r.mde * 100.0, r.n)
+                });
+                format!("no: not significant{}{mde}", ranks(true))
             } else if (on > off) == want_up && on != off {
                 format!("yes{robust}")
             } else {
@@ -219,17 +246,22 @@ fn row(role: &'static str, spec: Spec, runs: &[&Run], ratios: &[Ratio]) -> Row {
     let (ratio, welch) = kind.change(&off, &on);
     let pct = |r: f64| (r - 1.0) * 100.0;
     let diff_pct = ratio.map(|r| pct(r.ratio));
-    let ci_pct = ratio.and_then(|r| Some((pct(r.lo?), pct(r.hi?))));
+    // A ratio of positive means is not negative: Fieller's lower end,
+    // which can pass 0 when the baseline's mean is poorly known, is cut at
+    // -100%.
+    let ci_pct = ratio.and_then(|r| Some((pct(r.lo?.max(0.0)), pct(r.hi?))));
     let (sb, sc) = (kind.scale(&pb), kind.scale(&pc));
     let wilcoxon = stats::wilcoxon(&sb, &sc);
     let equiv_pct =
         stats::min_equivalence_margin(&kind.scale(&off), &kind.scale(&on)).map(|m| m * 100.0);
+    let resolution = stats::resolution(&off, &on);
     let verdict = verdict(
         spec.expect,
         welch.as_ref(),
         (off_mean, on_mean),
         wilcoxon.as_ref(),
         equiv_pct,
+        resolution.as_ref(),
     );
     Row {
         role,
@@ -244,6 +276,7 @@ fn row(role: &'static str, spec: Spec, runs: &[&Run], ratios: &[Ratio]) -> Row {
         wilcoxon,
         pairs: pb.len(),
         equiv_pct,
+        resolution,
         verdict,
         off,
         on,
@@ -427,11 +460,13 @@ const LEGEND: &str = "(mean of the runs of each state: Hmean (harmonic) for rate
 (arithmetic) otherwise, as in the detail tables; diff = on / off - 1 with Fieller's 95% \
 interval of the ratio of the means; p: Welch's two-sample t-test on the mean's scale (1/x \
 for Hmean), which decides significance here and in the detail tables, then the paired t-test \
-and Wilcoxon's signed-rank test of the same iterations' pairs)";
+and Wilcoxon's signed-rank test of the same iterations' pairs; MDE: the minimum detectable \
+effect at these runs' n and variances (Welch, two-sided α = 0.05, 80% power, on the log \
+scale), the smallest change that this run could tell from noise; no verdict claims less)";
 
 /// The columns of both renderings, in the order of [`cells`]: the text
 /// table's heading and the reStructuredText one's.
-const COLUMNS: [(&str, &str); 12] = [
+const COLUMNS: [(&str, &str); 13] = [
     ("case", "case"),
     ("role", "role"),
     ("measure (expect)", "measure (expect)"),
@@ -440,6 +475,7 @@ const COLUMNS: [(&str, &str); 12] = [
     ("on", "on"),
     ("diff", "diff"),
     ("95% CI", "95% CI"),
+    ("MDE", "MDE"),
     ("p", "p (Welch)"),
     ("p pair", "p (paired t)"),
     ("p rank", "p (Wilcoxon)"),
@@ -447,7 +483,7 @@ const COLUMNS: [(&str, &str); 12] = [
 ];
 
 /// One row's cells, in the order of both renderings' columns.
-fn cells(c: &Case, r: &Row) -> [String; 12] {
+fn cells(c: &Case, r: &Row) -> [String; 13] {
     [
         c.case.clone(),
         r.role.to_string(),
@@ -457,6 +493,8 @@ fn cells(c: &Case, r: &Row) -> [String; 12] {
         num(r.on_mean),
         pct(r.diff_pct),
         ci(r.ci_pct),
+        r.resolution
+            .map_or("-".into(), |x| format!("±{:.2}%", x.mde * 100.0)),
         p(r.welch.map(|t| t.p)),
         p(r.paired.map(|t| t.p)),
         p(r.wilcoxon.map(|w| w.p)),
@@ -482,17 +520,17 @@ pub fn render_text(cases: &[Case], inp: &Input) -> String {
         let _ = writeln!(o, "{f}");
     }
     let _ = writeln!(o, "{}", host_line(inp));
-    let [case, role, m, kind, off, on, diff, ci, pw, pp, pr, verdict] = COLUMNS.map(|(t, _)| t);
+    let [case, role, m, kind, off, on, diff, ci, mde, pw, pp, pr, verdict] = COLUMNS.map(|(t, _)| t);
     let _ = writeln!(
         o,
-        "\n{case:<16} {role:<8} {m:<40} {kind:<5} {off:>10} {on:>10} {diff:>8} {ci:>18} {pw:>8} {pp:>8} {pr:>8}  {verdict}"
+        "\n{case:<16} {role:<8} {m:<40} {kind:<5} {off:>10} {on:>10} {diff:>8} {ci:>18} {mde:>8} {pw:>8} {pp:>8} {pr:>8}  {verdict}"
     );
     for c in cases {
         for r in &c.rows {
-            let [case, role, m, kind, off, on, diff, ci, pw, pp, pr, verdict] = cells(c, r);
+            let [case, role, m, kind, off, on, diff, ci, mde, pw, pp, pr, verdict] = cells(c, r);
             let _ = writeln!(
                 o,
-                "{case:<16} {role:<8} {m:<40} {kind:<5} {off:>10} {on:>10} {diff:>8} {ci:>18} {pw:>8} {pp:>8} {pr:>8}  {verdict}"
+                "{case:<16} {role:<8} {m:<40} {kind:<5} {off:>10} {on:>10} {diff:>8} {ci:>18} {mde:>8} {pw:>8} {pp:>8} {pr:>8}  {verdict}"
             );
         }
         let n = runs(c);
@@ -637,8 +675,25 @@ mod tests {
         // Noise only: not significant, and no equivalence at 1%.
         let noise = [(100.0, 90.0), (80.0, 110.0), (120.0, 95.0), (90.0, 105.0)];
         let h = headline(&input("w p99 -", "w p99 =", &noise), &[]);
-        assert_eq!(h[0].rows[0].verdict, "no: not significant");
-        assert!(h[0].rows[1].verdict.starts_with("not shown at ±1%"));
+        // Noise only: not significant, with what the runs could resolve;
+        // and the equivalence claim at ±1% cannot be told at n=4.
+        let v = &h[0].rows[0].verdict;
+        assert!(v.starts_with("no: not significant; MDE ±"), "{v}");
+        let mde = h[0].rows[0].resolution.unwrap().mde;
+        assert!(v.contains(&format!("±{:.1}% at n=4", mde * 100.0)), "{v}");
+        let v = &h[0].rows[1].verdict;
+        assert!(v.starts_with("cannot tell at n=4: resolves ±"), "{v}");
+        assert!(v.contains("runs per state would resolve ±1%"), "{v}");
+        // A claimed margin is never below what the runs can resolve.
+        let r = &h[0].rows[1];
+        assert!(r.equiv_pct.unwrap() >= r.resolution.unwrap().equiv_floor * 100.0);
+        // Tight runs that differ by 3%: told, and not equivalent at ±1%.
+        let apart: Vec<(f64, f64)> = (0..8)
+            .map(|i| (1000.0 + i as f64 * 0.1, 1030.0 + i as f64 * 0.1))
+            .collect();
+        let h = headline(&input("w p99 =", "w p99 =", &apart), &[]);
+        let v = &h[0].rows[0].verdict;
+        assert!(v.starts_with("no: not within ±1% (equivalent within ±3.0"), "{v}");
         // Tight and equal: equivalent within 1%.
         let same: Vec<(f64, f64)> = (0..8)
             .map(|i| (1000.0 + i as f64, 1000.5 + i as f64))

@@ -48,6 +48,9 @@ second of run (or per run) beside them.
                  \"ratios\" (e.g. groups_per_newidle_scan=
                  newidle_groups_scanned/newidle_scans)
   --rst FILE     write the headline as reStructuredText to FILE
+  --resolution   print only what the runs so far can resolve: one JSON line
+                 per headline row (case, role, workload, metric, n, mde,
+                 equiv_floor; tools/experiment --mde reads it)
   --quiet        do not print the table";
 
 struct Args {
@@ -58,6 +61,7 @@ struct Args {
     view: View,
     ratios: Vec<Ratio>,
     rst: Option<PathBuf>,
+    resolution: bool,
     quiet: bool,
     input: PathBuf,
 }
@@ -71,6 +75,7 @@ fn parse_args() -> Result<Args, String> {
         view: View::default(),
         ratios: Vec::new(),
         rst: None,
+        resolution: false,
         quiet: false,
         input: PathBuf::new(),
     };
@@ -94,6 +99,7 @@ fn parse_args() -> Result<Args, String> {
             "--no-plots" => a.plots = false,
             "--all-counters" => a.view.all_counters = true,
             "--quiet" => a.quiet = true,
+            "--resolution" => a.resolution = true,
             "--rst" => a.rst = Some(PathBuf::from(args.value(&name)?)),
             "--counters" => {
                 a.view.counters = match args.value(&name)?.as_str() {
@@ -137,8 +143,22 @@ fn run(a: &Args) -> Result<(), String> {
     let mut ratios = meta_ratios(&inp.meta);
     ratios.retain(|r| !a.ratios.iter().any(|q| q.name == r.name));
     ratios.extend(a.ratios.iter().cloned());
-    let s = summarize(&inp, &clock, &ratios);
     let head = headline::headline(&inp, &ratios);
+    if a.resolution {
+        for c in &head {
+            for r in &c.rows {
+                let line = serde_json::json!({
+                    "case": c.case, "role": r.role, "workload": r.spec.workload,
+                    "metric": r.spec.metric, "n": r.off.len().min(r.on.len()),
+                    "mde": r.resolution.map(|x| x.mde),
+                    "equiv_floor": r.resolution.map(|x| x.equiv_floor),
+                });
+                println!("{line}");
+            }
+        }
+        return Ok(());
+    }
+    let s = summarize(&inp, &clock, &ratios);
     let mut table = String::new();
     if !head.is_empty() {
         table += &headline::render_text(&head, &inp);

@@ -428,6 +428,96 @@ pub fn min_equivalence_margin(base: &[f64], cmp: &[f64]) -> Option<f64> {
     Some((diff.abs() + reach) / mb.abs())
 }
 
+/// The scale an effect is resolved on: the natural log of the values
+/// when every one is positive (a ratio's scale, symmetric for rates and
+/// times), else the values over |mean(base)|.
+fn effect_scale(base: &[f64], cmp: &[f64]) -> Option<(Vec<f64>, Vec<f64>)> {
+    if base.iter().chain(cmp).all(|&x| x > 0.0 && x.is_finite()) {
+        return Some((
+            base.iter().map(|x| x.ln()).collect(),
+            cmp.iter().map(|x| x.ln()).collect(),
+        ));
+    }
+    let (mb, _) = mean_var(base)?;
+    if mb == 0.0 {
+        return None;
+    }
+    let f = |xs: &[f64]| xs.iter().map(|x| x / mb.abs()).collect();
+    Some((f(base), f(cmp)))
+}
+
+/// What a comparison of these two samples could resolve, from their own
+/// variances.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Resolution {
+    /// Minimum detectable effect of Welch's two-sided test at α = 0.05
+    /// with 80% power, as a fraction: (t(0.975, df) + t(0.80, df)) ·
+    /// √(s₁²/n₁ + s₂²/n₂) on the log scale, as exp(·) - 1.
+    pub mde: f64,
+    /// The smallest equivalence margin TOST could claim at these variances
+    /// were the means equal: t(0.95, df) · se, as a fraction.  No verdict
+    /// of "equivalent within ±m" can have m below it.
+    pub equiv_floor: f64,
+    /// Per-state variances on the scale of `mde` (for [`iterations_for`]).
+    pub var_base: f64,
+    pub var_cmp: f64,
+    /// Runs per state it was computed from (the smaller).
+    pub n: usize,
+}
+
+/// The [`Resolution`] of base against cmp; `None` below two values on a
+/// side or where the scale has no value (a mean of 0 with values ≤ 0).
+pub fn resolution(base: &[f64], cmp: &[f64]) -> Option<Resolution> {
+    let (b, c) = effect_scale(base, cmp)?;
+    let (_, vb) = mean_var(&b)?;
+    let (_, vc) = mean_var(&c)?;
+    let (_, se, df, _) = welch_parts(&b, &c)?;
+    let back = |x: f64| if base.iter().chain(cmp).all(|&v| v > 0.0) { x.exp() - 1.0 } else { x };
+    let (mde, floor) = if se == 0.0 {
+        (0.0, 0.0)
+    } else {
+        (
+            back((t_quantile(0.975, df) + t_quantile(0.80, df)) * se),
+            back(t_quantile(0.95, df) * se),
+        )
+    };
+    Some(Resolution {
+        mde,
+        equiv_floor: floor,
+        var_base: vb,
+        var_cmp: vc,
+        n: base.len().min(cmp.len()),
+    })
+}
+
+/// The runs per state at which the [`Resolution`]'s variances give a
+/// minimum detectable effect of at most `target` (a fraction), or `None`
+/// beyond ten million.
+pub fn iterations_for(r: &Resolution, target: f64) -> Option<usize> {
+    if !(target > 0.0) {
+        return None;
+    }
+    let goal = (1.0 + target).ln();
+    let v = r.var_base + r.var_cmp;
+    if v == 0.0 {
+        return Some(2);
+    }
+    let fits = |n: usize| {
+        let df = 2.0 * n as f64 - 2.0;
+        (t_quantile(0.975, df) + t_quantile(0.80, df)) * (v / n as f64).sqrt() <= goal
+    };
+    // From the normal approximation, then up to the t distribution's n.
+    let z = 1.959_964 + 0.841_621;
+    let mut n = ((z * z * v / (goal * goal)).ceil() as usize).max(2);
+    while !fits(n) {
+        n = n + 1 + n / 64;
+        if n > 10_000_000 {
+            return None;
+        }
+    }
+    Some(n)
+}
+
 /// Which way is better for a quantity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -800,6 +890,39 @@ mod tests {
         assert_eq!(tost(&[-1.0, 1.0], &[1.0, 2.0], 0.05), None);
         assert_eq!(tost(&b, &c, -0.05), None);
         assert_eq!(tost(&b, &c, f64::NAN), None);
+    }
+
+    #[test]
+    fn resolution_and_iterations() {
+        // Two samples of spread 1% around 100: MDE about 1.4 · 1% · ...
+        let b = [99.0, 100.0, 101.0, 99.5, 100.5, 100.0, 99.0, 101.0];
+        let c = [100.0, 99.0, 101.0, 100.5, 99.5, 100.0, 101.0, 99.0];
+        let r = resolution(&b, &c).unwrap();
+        let s = (r.var_base / 8.0 + r.var_cmp / 8.0).sqrt();
+        let df = 14.0; // equal variances
+        assert!(close(r.mde, ((t_quantile(0.975, df) + t_quantile(0.8, df)) * s).exp() - 1.0, 1e-3));
+        assert!(r.equiv_floor < r.mde);
+        // The MDE falls as 1/√n: four times the runs, half the MDE.
+        let n = iterations_for(&r, r.mde / 2.0).unwrap();
+        assert!((28..=34).contains(&n), "{n}");
+        // What it asks for does reach the target, one fewer does not.
+        let at = |n: usize| {
+            let df = 2.0 * n as f64 - 2.0;
+            ((t_quantile(0.975, df) + t_quantile(0.8, df))
+                * ((r.var_base + r.var_cmp) / n as f64).sqrt())
+            .exp()
+                - 1.0
+        };
+        assert!(at(n) <= r.mde / 2.0 && at(n - 1) > r.mde / 2.0);
+        // Its own n reproduces its own MDE.
+        assert_eq!(iterations_for(&r, r.mde * 1.0001).unwrap(), 8);
+        // No variance: anything is resolved.
+        let k = [5.0, 5.0, 5.0];
+        assert_eq!(resolution(&k, &k).unwrap().mde, 0.0);
+        // Zeros (a counter): the linear scale over the baseline mean.
+        let z = resolution(&[0.0, 2.0, 4.0], &[1.0, 2.0, 3.0]).unwrap();
+        assert!(z.mde > 0.5);
+        assert!(resolution(&[1.0], &[1.0, 2.0]).is_none());
     }
 
     #[test]
