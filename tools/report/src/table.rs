@@ -102,8 +102,8 @@ fn meta_str(s: &Summary, k: &str) -> Option<String> {
 /// What a clock name means, for the header.
 pub fn clock_note(clock: &str) -> &'static str {
     match clock {
-        "tcg" => "TCG (tcg_threads in the meta line: single or multi): guest time follows the host's clock, so load on the host is noise",
-        "icount" => "QEMU -icount shift=0,sleep=off: guest time counts instructions, independent of host load",
+        "tcg" => "TCG (tcg_threads in the meta line: single or multi): guest time follows the host's clock, so load on the host is noise; latencies include the emulator's scheduling of its vCPUs (the floor line); an effect needs KVM or hardware to be confirmed in time",
+        "icount" => "QEMU -icount shift=0,sleep=off: guest time counts instructions, independent of host load; it shows what the code executes, not cache or memory effects (a cache miss costs what a hit costs): an effect that lives in cache lines needs KVM or hardware to be confirmed",
         "kvm" => "KVM: guest time is host time",
         _ => "unknown",
     }
