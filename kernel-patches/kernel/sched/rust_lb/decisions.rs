@@ -188,6 +188,13 @@ pub(crate) fn newidle_skip<const ASK: bool>(
             max_newidle_lb_cost_ns: sd.map_or(0, |sd| sd.max_newidle_lb_cost()),
         })
     })
+    // A module's skip is counted as the built-in's is: an outcome counter
+    // means the same whoever decides.
+    .inspect(|&skip| {
+        if skip && rd.feature && !rd.overloaded {
+            count!(newidle_skipped_not_overloaded);
+        }
+    })
     .unwrap_or_else(|| newidle_skip_builtin(rq, sd, rd))
 }
 
@@ -211,6 +218,11 @@ fn newidle_skip_builtin(rq: &Rq, sd: Option<&SchedDomain>, rd: math::RdOverload)
 pub(crate) fn ttwu_queue_cond<const ASK: bool>(input: math::TtwuQueue) -> bool {
     count!(rust_calls_ttwu_queue_cond);
     ask::<ASK, _>(|| decide::ttwu_queue_cond(|| input))
+        .inspect(|&queue| {
+            if queue && input.queue_idle && input.nr_running == 0 {
+                count!(wakelist_idle_queued);
+            }
+        })
         .unwrap_or_else(|| ttwu_queue_cond_builtin(&input))
 }
 
