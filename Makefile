@@ -12,6 +12,8 @@
 #   make exec CMD='...'   one command in the guest, quoting intact
 #   make scale   the CPU-count sweep of serialize_due and ilb_util (tools/scale)
 #   make stress  the stress selftests on the debug kernel (STRESS_SECONDS=300)
+#   make soak    policy modules loaded and removed in a loop under feature flips,
+#                hotplug, cpusets and load on the debug kernel (SOAK_SECONDS=1800)
 #   make series  the series for `git am` into your own tree (SERIES_OUT=dir)
 #   make series-check   the series applied, configured, built and booted on a
 #                whole pristine tree (Documentation/series.rst; ~6 min)
@@ -110,7 +112,7 @@ RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
 	     $(foreach k,$(POLICY_KOS),--file $(k):/opt/sched-rust-lb/policies/$(notdir $(k)))
 
 .PHONY: all deps tree config kernel guest run scale show shell exec vng test stress \
-	host-test clippy rustfmt checkpatch config-off series series-check docs vng-kernel \
+	host-test clippy rustfmt checkpatch config-off series series-check docs vng-kernel soak \
 	clean help jump-label-race vng-test policy live data-status data-check
 all: kernel guest
 
@@ -244,18 +246,30 @@ test: deps
 
 # The stress selftests on the debug kernel (Documentation/robustness.rst):
 # feature flips under load, policy modules loaded and removed under load,
-# then flips with hotplug and cpuset partitions,
-# STRESS_SECONDS each; STRESS_TESTS picks the kselftests.
+# then flips with hotplug and cpuset partitions, then the soak's module
+# loop among them, STRESS_SECONDS each; STRESS_TESTS picks the kselftests.
 STRESS_SECONDS ?= 300
-STRESS_TESTS ?= flip.sh,policy.sh,stress.sh,dmesg_clean.sh
+STRESS_TESTS ?= flip.sh,policy.sh,stress.sh,soak.sh,dmesg_clean.sh
 # Loads and removals of policy.sh's policy module (make test's debug stage: 10).
 POLICY_CYCLES ?= 100
 stress: deps
 	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \
 		--kernel $(OBJBASE)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
-		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( 2 * $(STRESS_SECONDS) + 900 )) \
-		--append "KSFT_TESTS=$(STRESS_TESTS) STRESS_SECONDS=$(STRESS_SECONDS) FLIP_SECONDS=$(STRESS_SECONDS) POLICY_CYCLES=$(POLICY_CYCLES)"
+		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( 3 * $(STRESS_SECONDS) + 900 )) \
+		--append "KSFT_TESTS=$(STRESS_TESTS) STRESS_SECONDS=$(STRESS_SECONDS) FLIP_SECONDS=$(STRESS_SECONDS) SOAK_SECONDS=$(STRESS_SECONDS) POLICY_CYCLES=$(POLICY_CYCLES)"
+
+# The soak on the debug kernel (Documentation/robustness.rst, "Soak"):
+# soak.sh for SOAK_SECONDS, the policy modules loaded and removed in a
+# loop while features flip, CPUs go offline and online, cpusets partition
+# and a load runs; then the log check.  The console: $(BUILD)/test-console.log.
+SOAK_SECONDS ?= 1800
+soak: deps
+	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) \
+		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \
+		--kernel $(OBJBASE)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
+		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( $(SOAK_SECONDS) + 1200 )) \
+		--append "KSFT_TESTS=soak.sh,dmesg_clean.sh SOAK_SECONDS=$(SOAK_SECONDS)"
 
 # The series with one option of the test config off (default: the helpers,
 # CONFIG_SCHED_RUST_LB; OFF=RUST for a kernel without Rust), building

@@ -1,0 +1,186 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Soak for SOAK_SECONDS (default 20; make soak: 1800), RUST_LB_VERIFY on
+# throughout.  At the same time:
+#  - every policy module of POLICY_DIR is loaded, left to decide for a
+#    moment and removed, in turn, in a loop, with a moment of no module
+#    between two (the twin and the built-in module answer as stock does,
+#    wakelist_rfc as its RFC does, out_of_range out of range until it is
+#    detached);
+#  - every project feature flips, CPUs go offline and online, a cpuset
+#    root partition comes and goes, and the project's workloads run.
+# Passes when every load and removal succeeded, the decisions taken while
+# no module or a stock-answering one was loaded match stock C (each
+# window's verify_mismatches_ delta; a diverging module's are counted as
+# its divergence), out_of_range was detached, every CPU is back, the
+# workloads finished, kmemleak (where the kernel has it) found no new
+# leak, and the log has no splat.
+. "$(dirname "$0")/lib.sh"
+
+SECS=${SOAK_SECONDS:-20}
+DIR=${POLICY_DIR:-/opt/sched-rust-lb/policies}
+FEATS=$(cases_field 2 | tr '\n' ' ')
+CG=/sys/fs/cgroup
+KMEMLEAK=/sys/kernel/debug/kmemleak
+T=/tmp/soak.$$
+mkdir -p "$T"
+
+ktap_print_header
+require_debugfs
+mods=$(ls "$DIR"/*.ko 2>/dev/null)
+if [ -z "$mods" ] || ! command -v insmod > /dev/null; then
+	ktap_skip_all "no policy modules in $DIR, or no insmod (make policy builds them)"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 8
+ktap_print_msg "$SECS s on $NCPUS CPUs, modules: $(echo "$mods" | xargs -n1 basename | tr '\n' ' ')"
+dmesg_before=$(dmesg | wc -l)
+new_log() { dmesg | tail -n +"$((dmesg_before + 1))"; }
+verify_was=$(feature_state RUST_LB_VERIFY)
+feature_set RUST_LB_VERIFY on
+# What was allocated before the soak is not its leak.
+[ -w "$KMEMLEAK" ] && echo clear > "$KMEMLEAK"
+counters_reset
+end=$(( $(date +%s) + SECS ))
+
+load "$BIN/wakelat" -m 2 -t 4 -r 2 -w 0 &
+load "$BIN/msgbench" -g 2 -f 4 -l 100 &
+load "$BIN/idlewake" -r 2 -n "$NCPUS" &
+load "$BIN/spin" -r 1 -n "$NCPUS" &
+nload=4
+
+# CPU hotplug, every CPU but 0 in turn.
+(
+	n=0
+	while [ "$(date +%s)" -lt "$end" ]; do
+		c=$(( RANDOM % (NCPUS - 1) + 1 ))
+		f=/sys/devices/system/cpu/cpu$c/online
+		if echo 0 > "$f"; then
+			echo 1 > "$f" || echo "cpu$c did not come back" >> "$T/hp-fail"
+			n=$((n + 1))
+		fi
+		sleep 0.5
+	done
+	echo "$n" > "$T/hp-count"
+) &
+
+# cpuset root partitions of two CPUs.
+(
+	n=0
+	if echo "+cpuset" > "$CG/cgroup.subtree_control" 2>/dev/null; then
+		while [ "$(date +%s)" -lt "$end" ]; do
+			p=$CG/soak-part
+			mkdir -p "$p"
+			lo=$(( (RANDOM % (NCPUS / 2)) * 2 ))
+			[ "$lo" -eq 0 ] && lo=2
+			echo "$lo-$((lo + 1))" > "$p/cpuset.cpus" 2>/dev/null
+			echo root > "$p/cpuset.cpus.partition" 2>/dev/null && n=$((n + 1))
+			sleep 1
+			echo member > "$p/cpuset.cpus.partition" 2>/dev/null
+			rmdir "$p" 2>/dev/null
+		done
+	fi
+	echo "$n" > "$T/cs-count"
+) &
+
+# Feature flips (RUST_LB_VERIFY stays on).
+(
+	n=0
+	while [ "$(date +%s)" -lt "$end" ]; do
+		for f in $FEATS RUST_LB; do
+			if [ $((RANDOM % 2)) = 0 ]; then echo "NO_$f"; else echo "$f"; fi > "$FEATURES"
+			n=$((n + 1))
+		done
+		sleep 0.1
+	done
+	echo "$n" > "$T/flip-count"
+) &
+
+# The module loop, in this shell: each window's mismatches are the change
+# of their sum across it.  A window of no module, then one with a module.
+mism() { counter_sum verify_mismatches_; }
+stock_bad=0 cycles=0 fail=0 oor_loads=0
+while [ "$(date +%s)" -lt "$end" ]; do
+	for ko in $mods; do
+		name=$(basename "$ko" .ko)
+		m0=$(mism)
+		sleep 0.5
+		m1=$(mism)
+		stock_bad=$((stock_bad + m1 - m0))
+		[ $((m1 - m0)) != 0 ] && echo "no module: $((m1 - m0))" >> "$T/stock-mism"
+		insmod "$ko" || { fail=$((fail + 1)); continue; }
+		sleep 1
+		if [ "$name" = rust_lb_out_of_range ]; then
+			# Left until its out-of-range answers detach it (10 s at most).
+			oor_loads=$((oor_loads + 1))
+			i=0
+			while [ $i -lt 20 ] &&
+				[ "$(new_log | grep -c 'policy out_of_range detached')" -lt "$oor_loads" ]; do
+				sleep 0.5
+				i=$((i + 1))
+			done
+		fi
+		rmmod "$name" || fail=$((fail + 1))
+		m2=$(mism)
+		case $name in
+		rust_lb_twin|rust_lb_builtin|rust_lb_out_of_range)
+			stock_bad=$((stock_bad + m2 - m1))
+			[ $((m2 - m1)) != 0 ] && echo "$name: $((m2 - m1))" >> "$T/stock-mism" ;;
+		*)	echo "$name $((m2 - m1))" >> "$T/divergence" ;;
+		esac
+		cycles=$((cycles + 1))
+	done
+done
+wait
+for f in $FEATS RUST_LB; do echo "$f" > "$FEATURES"; done
+offline=""
+for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
+	[ "$(cat "$f")" = 1 ] || { offline="$offline $f"; echo 1 > "$f"; }
+done
+checks=$(counter_sum verify_checks_)
+detached=$(new_log | grep -c 'policy out_of_range detached')
+div=$(awk '{ n[$1] += $2 } END { for (m in n) printf "%s %d, ", m, n[m] }' "$T/divergence" 2>/dev/null)
+hp=$(cat "$T/hp-count" 2>/dev/null || echo 0)
+cs=$(cat "$T/cs-count" 2>/dev/null || echo 0)
+flips=$(cat "$T/flip-count" 2>/dev/null || echo 0)
+done_n=$(wc -l < "$T/load-done" 2>/dev/null || echo 0)
+ktap_print_msg "module cycles $cycles ($fail failed insmod/rmmod), hotplug cycles $hp," \
+	"cpuset partitions $cs, feature flips $flips, verify checks $checks"
+ktap_print_msg "module divergence from stock C (a different rule, counted): ${div:-none}"
+
+ok=false; [ "$cycles" -gt 0 ] && [ "$fail" = 0 ] && ok=true
+ktap_test_result "policy modules loaded and removed ($cycles cycles, $fail failed)" $ok
+ok=false; [ "$stock_bad" = 0 ] && [ "$checks" -gt 0 ] && ok=true
+[ -e "$T/stock-mism" ] && ktap_print_msg "$(head -n 5 "$T/stock-mism" | tr '\n' ';')"
+ktap_test_result "stock decisions match stock C with no module or a stock-answering one ($checks checks)" $ok
+ok=false; [ "$detached" = "$oor_loads" ] && ok=true
+ktap_test_result "the out-of-range module is detached each time it is loaded ($detached of $oor_loads)" $ok
+ok=false; [ "$hp" -gt 0 ] && [ ! -e "$T/hp-fail" ] && [ -z "$offline" ] && ok=true
+ktap_test_result "CPU hotplug cycles ($hp) brought every CPU back" $ok
+ok=false; [ "$done_n" -eq "$nload" ] && [ ! -e "$T/load-fail" ] && ok=true
+[ -e "$T/load-fail" ] && ktap_print_msg "$(sort "$T/load-fail" | uniq -c | head -5)"
+ktap_test_result "workloads ran to the end without failing" $ok
+ok=false; [ "$flips" -gt 0 ] && ok=true
+ktap_test_result "features flipped ($flips)" $ok
+if [ -w "$KMEMLEAK" ]; then
+	# Two scans: an object is reported once it was unreferenced in both.
+	echo scan > "$KMEMLEAK"
+	sleep 6
+	echo scan > "$KMEMLEAK"
+	leaks=$(grep -c '^unreferenced object' "$KMEMLEAK")
+	[ "$leaks" != 0 ] && grep -A12 -m 2 '^unreferenced object' "$KMEMLEAK" |
+		while read -r l; do ktap_print_msg "$l"; done
+	ok=false; [ "$leaks" = 0 ] && ok=true
+	ktap_test_result "kmemleak finds no new leak ($leaks suspected)" $ok
+else
+	ktap_test_skip "kmemleak finds no new leak (no kmemleak in this kernel)"
+fi
+bad=$(new_log | grep -E 'Oops|BUG:|WARNING:|int3:|Kernel panic|Call Trace:|KASAN:|UBSAN:|INFO: task|stall' | head -n 10)
+[ -n "$bad" ] && echo "$bad" | while read -r l; do ktap_print_msg "$l"; done
+ok=false; [ -z "$bad" ] && ok=true
+ktap_test_result "no oops, BUG, WARNING, lockup or stall in the log" $ok
+
+feature_set RUST_LB_VERIFY "$verify_was"
+rm -rf "$T"
+ktap_finished
