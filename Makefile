@@ -50,7 +50,14 @@
 #                against the built-in, against stock C, its divergence;
 #                Documentation/policy-modules.rst)  OUT=dir (default
 #                $(BUILD)/results/<timestamp>); its own topology (two
-#                LLCs of 4, two nodes) unless TOPOLOGY is given
+#                LLCs of 4, two nodes) unless TOPOLOGY is given;
+#                MAX_HOST_LOAD=L (wait for the host's load average to
+#                fall to L first; QUICK=1: no wait)  MAX_HOST_SHARE=F (a run
+#                during which other work took more than F of the host is run
+#                again)  HOST_REDO=N (how often)  ALL_COUNTERS=1  MEM=MiB
+#                RUN_TIMEOUT=s (the guest's)  MDE=1% (add iterations
+#                until every benefit measure resolves 1%, or MDE_TIME=s,
+#                default 900, runs out); tools/experiment --help
 #   STRESS_SECONDS=N  length of each stress selftest (make stress: 300)
 #   STRESS_TESTS=a.sh,b.sh  the kselftests make stress runs
 #   POLICY_CYCLES=N  policy-module loads and removals in make stress (100)
@@ -199,7 +206,13 @@ EXPERIMENT = $(OVERLAY)/tools/experiment --kernel $(O)/vmlinux \
 		$(if $(CASES),--cases $(CASES)) $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
 		$(if $(DURATION),--duration $(DURATION)) $(if $(filter 1,$(ICOUNT)),--icount) \
 		$(if $(filter 1,$(QUICK)),--quick) $(if $(filter 1,$(SEED)),--seed-settings) \
-		$(if $(OUT),--out $(OUT)) $(if $(RUN_POLICY),--policy $(RUN_POLICY))
+		$(if $(OUT),--out $(OUT)) $(if $(RUN_POLICY),--policy $(RUN_POLICY)) \
+		$(if $(MAX_HOST_LOAD),--max-host-load $(MAX_HOST_LOAD)) \
+		$(if $(MAX_HOST_SHARE),--max-host-share $(MAX_HOST_SHARE)) \
+		$(if $(HOST_REDO),--host-redo $(HOST_REDO)) \
+		$(if $(filter 1,$(ALL_COUNTERS)),--all-counters) \
+		$(if $(MEM),--mem $(MEM)) $(if $(RUN_TIMEOUT),--timeout $(RUN_TIMEOUT)) \
+		$(if $(MDE),--mde $(MDE)) $(if $(MDE_TIME),--mde-time $(MDE_TIME))
 # make run POLICY=dir: that policy module's A/B (its three cases alone,
 # unless CASES names others too).
 RUN_POLICY = $(if $(filter-out file,$(origin POLICY)),$(POLICY))
