@@ -12,6 +12,7 @@
 #   make exec CMD='...'   one command in the guest, quoting intact
 #   make scale   the CPU-count sweep of serialize_due and ilb_util (tools/scale)
 #   make stress  the stress selftests on the debug kernel (STRESS_SECONDS=300)
+#   make check   the developer's loop: rebuild, KUnit + the quick kselftests in two guests
 #   make soak    policy modules loaded and removed in a loop under feature flips,
 #                hotplug, cpusets and load on the debug kernel (SOAK_SECONDS=1800)
 #   make series  the series for `git am` into your own tree (SERIES_OUT=dir)
@@ -119,7 +120,7 @@ RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
 	     $(foreach k,$(POLICY_KOS),--file $(k):/opt/sched-rust-lb/policies/$(notdir $(k)))
 
 .PHONY: all deps tree config kernel guest run scale show shell exec vng test stress \
-	host-test clippy rustfmt checkpatch config-off series series-check docs vng-kernel soak \
+	host-test clippy rustfmt checkpatch config-off series series-check docs vng-kernel soak check \
 	clean help jump-label-race vng-test policy live data-status data-check
 all: kernel guest
 
@@ -271,6 +272,15 @@ stress: deps
 		--kernel $(OBJBASE)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( 3 * $(STRESS_SECONDS) + 900 )) \
 		--append "KSFT_TESTS=$(STRESS_TESTS) STRESS_SECONDS=$(STRESS_SECONDS) FLIP_SECONDS=$(STRESS_SECONDS) SOAK_SECONDS=$(STRESS_SECONDS) POLICY_CYCLES=$(POLICY_CYCLES)"
+
+# The developer's loop: rebuild what changed, then KUnit and the quick
+# kselftests in two guests at once, one per host core (tools/measure-build
+# times it after a one-file Rust change).
+check: deps
+	@$(OVERLAY)/tools/run-tests --quick-check --overlay $(OVERLAY) --build $(BUILD) \
+		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) O=$(O) DEBUG=$(DEBUG)" \
+		--kernel $(O)/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
+		--topology $(TOPOLOGY) --accel $(ACCEL)
 
 # The soak on the debug kernel (Documentation/robustness.rst, "Soak"):
 # soak.sh for SOAK_SECONDS, the policy modules loaded and removed in a
