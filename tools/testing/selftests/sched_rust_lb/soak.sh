@@ -37,6 +37,7 @@ ktap_set_plan 8
 ktap_print_msg "$SECS s on $NCPUS CPUs, modules: $(echo "$mods" | xargs -n1 basename | tr '\n' ' ')"
 dmesg_before=$(dmesg | wc -l)
 new_log() { dmesg | tail -n +"$((dmesg_before + 1))"; }
+detaches() { new_log | grep -c 'policy out_of_range detached'; }
 verify_was=$(feature_state RUST_LB_VERIFY)
 feature_set RUST_LB_VERIFY on
 # What was allocated before the soak is not its leak.
@@ -89,7 +90,9 @@ nload=4
 	n=0
 	while [ "$(date +%s)" -lt "$end" ]; do
 		for f in $FEATS RUST_LB; do
-			if [ $((RANDOM % 2)) = 0 ]; then echo "NO_$f"; else echo "$f"; fi > "$FEATURES"
+			s=$f
+			[ $((RANDOM % 2)) = 0 ] && s=NO_$f
+			echo "$s" > "$FEATURES"
 			n=$((n + 1))
 		done
 		sleep 0.1
@@ -115,8 +118,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
 			# Left until its out-of-range answers detach it (10 s at most).
 			oor_loads=$((oor_loads + 1))
 			i=0
-			while [ $i -lt 20 ] &&
-				[ "$(new_log | grep -c 'policy out_of_range detached')" -lt "$oor_loads" ]; do
+			while [ $i -lt 20 ] && [ "$(detaches)" -lt "$oor_loads" ]; do
 				sleep 0.5
 				i=$((i + 1))
 			done
@@ -139,8 +141,9 @@ for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
 	[ "$(cat "$f")" = 1 ] || { offline="$offline $f"; echo 1 > "$f"; }
 done
 checks=$(counter_sum verify_checks_)
-detached=$(new_log | grep -c 'policy out_of_range detached')
-div=$(awk '{ n[$1] += $2 } END { for (m in n) printf "%s %d, ", m, n[m] }' "$T/divergence" 2>/dev/null)
+detached=$(detaches)
+div=$(awk '{ n[$1] += $2 } END { for (m in n) printf "%s %d, ", m, n[m] }' \
+	"$T/divergence" 2>/dev/null)
 hp=$(cat "$T/hp-count" 2>/dev/null || echo 0)
 cs=$(cat "$T/cs-count" 2>/dev/null || echo 0)
 flips=$(cat "$T/flip-count" 2>/dev/null || echo 0)
@@ -153,9 +156,11 @@ ok=false; [ "$cycles" -gt 0 ] && [ "$fail" = 0 ] && ok=true
 ktap_test_result "policy modules loaded and removed ($cycles cycles, $fail failed)" $ok
 ok=false; [ "$stock_bad" = 0 ] && [ "$checks" -gt 0 ] && ok=true
 [ -e "$T/stock-mism" ] && ktap_print_msg "$(head -n 5 "$T/stock-mism" | tr '\n' ';')"
-ktap_test_result "stock decisions match stock C with no module or a stock-answering one ($checks checks)" $ok
+ktap_test_result \
+	"stock decisions match stock C with no module or a stock-answering one ($checks checks)" $ok
 ok=false; [ "$detached" = "$oor_loads" ] && ok=true
-ktap_test_result "the out-of-range module is detached each time it is loaded ($detached of $oor_loads)" $ok
+ktap_test_result \
+	"the out-of-range module is detached each time it is loaded ($detached of $oor_loads)" $ok
 ok=false; [ "$hp" -gt 0 ] && [ ! -e "$T/hp-fail" ] && [ -z "$offline" ] && ok=true
 ktap_test_result "CPU hotplug cycles ($hp) brought every CPU back" $ok
 ok=false; [ "$done_n" -eq "$nload" ] && [ ! -e "$T/load-fail" ] && ok=true
@@ -176,7 +181,8 @@ if [ -w "$KMEMLEAK" ]; then
 else
 	ktap_test_skip "kmemleak finds no new leak (no kmemleak in this kernel)"
 fi
-bad=$(new_log | grep -E 'Oops|BUG:|WARNING:|int3:|Kernel panic|Call Trace:|KASAN:|UBSAN:|INFO: task|stall' | head -n 10)
+splats='Oops|BUG:|WARNING:|int3:|Kernel panic|Call Trace:|KASAN:|UBSAN:|INFO: task|stall'
+bad=$(new_log | grep -E "$splats" | head -n 10)
 [ -n "$bad" ] && echo "$bad" | while read -r l; do ktap_print_msg "$l"; done
 ok=false; [ -z "$bad" ] && ok=true
 ktap_test_result "no oops, BUG, WARNING, lockup or stall in the log" $ok
