@@ -265,9 +265,11 @@ test: deps
 STRESS_SECONDS ?= 300
 STRESS_TESTS ?= flip.sh,policy.sh,stress.sh,soak.sh,dmesg_clean.sh
 # Loads and removals of policy.sh's policy module (make test's debug stage: 10).
+# NO_BUILD=1: boot the debug kernel as built (make test builds it beside).
 POLICY_CYCLES ?= 100
 stress: deps
 	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) \
+		--log-suffix -debug $(if $(filter 1,$(NO_BUILD)),--no-build) \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \
 		--kernel $(OBJBASE)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( 3 * $(STRESS_SECONDS) + 900 )) \
@@ -285,10 +287,10 @@ check: deps
 # The soak on the debug kernel (Documentation/robustness.rst, "Soak"):
 # soak.sh for SOAK_SECONDS, the policy modules loaded and removed in a
 # loop while features flip, CPUs go offline and online, cpusets partition
-# and a load runs; then the log check.  The console: $(BUILD)/test-console.log.
+# and a load runs; then the log check.  The console: $(BUILD)/test-console-debug.log.
 SOAK_SECONDS ?= 1800
 soak: deps
-	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) \
+	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) --log-suffix -debug \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \
 		--kernel $(OBJBASE)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( $(SOAK_SECONDS) + 1200 )) \
