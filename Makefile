@@ -269,7 +269,7 @@ STRESS_TESTS ?= flip.sh,policy.sh,stress.sh,soak.sh,dmesg_clean.sh
 POLICY_CYCLES ?= 100
 stress: deps
 	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) \
-		--log-suffix -debug $(if $(filter 1,$(NO_BUILD)),--no-build) \
+		--log-suffix=-debug $(if $(filter 1,$(NO_BUILD)),--no-build) \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \
 		--kernel $(OBJBASE)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( 3 * $(STRESS_SECONDS) + 900 )) \
@@ -290,7 +290,7 @@ check: deps
 # and a load runs; then the log check.  The console: $(BUILD)/test-console-debug.log.
 SOAK_SECONDS ?= 1800
 soak: deps
-	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) --log-suffix -debug \
+	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) --log-suffix=-debug \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \
 		--kernel $(OBJBASE)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( $(SOAK_SECONDS) + 1200 )) \
