@@ -115,11 +115,12 @@ while [ "$(date +%s)" -lt "$end" ]; do
 		insmod "$ko" || { fail=$((fail + 1)); continue; }
 		sleep 1
 		if [ "$name" = rust_lb_out_of_range ]; then
-			# Left until its out-of-range answers detach it (10 s at most).
+			# Left until its out-of-range answers detach it, with a load
+			# of its own (the soak's may have ended): policy.sh's way.
 			oor_loads=$((oor_loads + 1))
 			i=0
-			while [ $i -lt 20 ] && [ "$(detaches)" -lt "$oor_loads" ]; do
-				sleep 0.5
+			while [ $i -lt 10 ] && [ "$(detaches)" -lt "$oor_loads" ]; do
+				run_load over
 				i=$((i + 1))
 			done
 		fi
