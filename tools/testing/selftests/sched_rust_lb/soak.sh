@@ -116,10 +116,13 @@ while [ "$(date +%s)" -lt "$end" ]; do
 		sleep 1
 		if [ "$name" = rust_lb_out_of_range ]; then
 			# Left until its out-of-range answers detach it, with a load
-			# of its own (the soak's may have ended): policy.sh's way.
+			# of its own (the soak's may have ended) and every feature
+			# on, so that each decision it answers is asked (the flips
+			# may have stopped with ILB_UTIL off): policy.sh's way.
 			oor_loads=$((oor_loads + 1))
 			i=0
 			while [ $i -lt 10 ] && [ "$(detaches)" -lt "$oor_loads" ]; do
+				for f in $FEATS; do echo "$f" > "$FEATURES"; done
 				run_load over
 				i=$((i + 1))
 			done
