@@ -7,8 +7,7 @@
 
 ktap_print_header
 ktap_set_plan 2
-pattern='WARNING:|BUG:|Oops|Kernel panic|cut here|Call Trace:|UBSAN:|KASAN:'
-pattern="$pattern|possible recursive locking|suspicious RCU usage"
+pattern="$SPLATS|possible recursive locking|suspicious RCU usage"
 bad=$(dmesg | grep -E "$pattern" | head -n 20)
 if [ -n "$bad" ]; then
 	echo "$bad" | while read -r l; do ktap_print_msg "$l"; done

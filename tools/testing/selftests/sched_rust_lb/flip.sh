@@ -22,14 +22,10 @@ ktap_set_plan 4
 ktap_print_msg "$SECS s on $NCPUS CPUs, features: $FEATS"
 orig=""
 for f in $FEATS; do orig="$orig $f=$(feature_state "$f")"; done
-dmesg_before=$(dmesg | wc -l)
+log_mark
 end=$(( $(date +%s) + SECS ))
 
-load "$BIN/spin" -r 1 -n "$NCPUS" &
-load "$BIN/wakelat" -m 2 -t 4 -r 2 -w 0 &
-load "$BIN/idlewake" -r 2 -n "$NCPUS" &
-load "$BIN/msgbench" -g 2 -f 4 -l 100 &
-nload=4
+storm_load
 
 n=0
 while [ "$(date +%s)" -lt "$end" ]; do
@@ -53,14 +49,7 @@ ok=false; [ "$n" -gt 0 ] && ok=true
 ktap_test_result "features flipped under load ($n flips)" $ok
 ok=false; [ -z "$wrong" ] && ok=true
 ktap_test_result "every feature reads back as written${wrong:+ (not:$wrong)}" $ok
-done_n=$(wc -l < "$T/load-done" 2>/dev/null || echo 0)
-ok=false; [ "$done_n" -eq "$nload" ] && [ ! -e "$T/load-fail" ] && ok=true
-[ -e "$T/load-fail" ] && ktap_print_msg "$(sort "$T/load-fail" | uniq -c | head -5)"
-ktap_test_result "workloads ran to the end without failing" $ok
-bad=$(dmesg | tail -n +"$((dmesg_before + 1))" |
-	grep -E 'Oops|BUG:|WARNING:|int3:|Kernel panic|Call Trace:' | head -n 10)
-[ -n "$bad" ] && echo "$bad" | while read -r l; do ktap_print_msg "$l"; done
-ok=false; [ -z "$bad" ] && ok=true
-ktap_test_result "no oops, BUG or WARNING while flipping" $ok
+test_load_done
+test_no_splat "while flipping"
 rm -rf "$T"
 ktap_finished

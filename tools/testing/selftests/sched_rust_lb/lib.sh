@@ -77,3 +77,111 @@ load() {
 	done
 	echo done >> "$T/load-done"
 }
+
+# The storms of flip.sh, stress.sh and soak.sh.  Each runs until $end in
+# the background and leaves its count in $T (the caller sets end and T
+# and waits).
+
+# storm_load: the four workloads at once, over and over (nload: how many).
+storm_load() {
+	load "$BIN/spin" -r 1 -n "$NCPUS" &
+	load "$BIN/wakelat" -m 2 -t 4 -r 2 -w 0 &
+	load "$BIN/idlewake" -r 2 -n "$NCPUS" &
+	load "$BIN/msgbench" -g 2 -f 4 -l 100 &
+	nload=4
+}
+
+# test_load_done: a KTAP result: every workload of storm_load ran to $end.
+test_load_done() {
+	done_n=$(wc -l < "$T/load-done" 2>/dev/null || echo 0)
+	ok=false; [ "$done_n" -eq "$nload" ] && [ ! -e "$T/load-fail" ] && ok=true
+	[ -e "$T/load-fail" ] && ktap_print_msg "$(sort "$T/load-fail" | uniq -c | head -5)"
+	ktap_test_result "workloads ran to the end without failing" $ok
+}
+
+# storm_hotplug PAUSE: every CPU but 0, at random, offline and online
+# again, PAUSE seconds apart ($T/hp-count; $T/hp-fail names one that did
+# not come back).
+storm_hotplug() {
+	(
+		n=0
+		while [ "$(date +%s)" -lt "$end" ]; do
+			c=$(( RANDOM % (NCPUS - 1) + 1 ))
+			f=/sys/devices/system/cpu/cpu$c/online
+			if echo 0 > "$f"; then
+				echo 1 > "$f" || echo "cpu$c did not come back" >> "$T/hp-fail"
+				n=$((n + 1))
+			fi
+			[ "$1" = 0 ] || sleep "$1"
+		done
+		echo "$n" > "$T/hp-count"
+	) &
+}
+
+# storm_cpusets NAME HOLD: a cpuset root partition of two CPUs, held HOLD
+# seconds, then back to a member and removed ($T/cs-count; 0 without
+# cpusets).
+storm_cpusets() {
+	(
+		n=0
+		cg=/sys/fs/cgroup
+		if echo "+cpuset" > "$cg/cgroup.subtree_control" 2>/dev/null; then
+			while [ "$(date +%s)" -lt "$end" ]; do
+				p=$cg/$1
+				mkdir -p "$p"
+				lo=$(( (RANDOM % (NCPUS / 2)) * 2 ))
+				[ "$lo" -eq 0 ] && lo=2
+				echo "$lo-$((lo + 1))" > "$p/cpuset.cpus" 2>/dev/null
+				echo root > "$p/cpuset.cpus.partition" 2>/dev/null && n=$((n + 1))
+				sleep "$2"
+				echo member > "$p/cpuset.cpus.partition" 2>/dev/null
+				rmdir "$p" 2>/dev/null
+			done
+		fi
+		echo "$n" > "$T/cs-count"
+	) &
+}
+
+# storm_flips PAUSE FEATURE...: each feature on or off at random, the
+# whole list every PAUSE seconds ($T/flip-count).
+storm_flips() {
+	pause=$1
+	shift
+	(
+		n=0
+		while [ "$(date +%s)" -lt "$end" ]; do
+			for f in "$@"; do
+				s=$f
+				[ $((RANDOM % 2)) = 0 ] && s=NO_$f
+				echo "$s" > "$FEATURES"
+				n=$((n + 1))
+			done
+			[ "$pause" = 0 ] || sleep "$pause"
+		done
+		echo "$n" > "$T/flip-count"
+	) &
+}
+
+# cpus_online: every CPU online again; prints those that were not.
+cpus_online() {
+	for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
+		[ "$(cat "$f")" = 1 ] || { echo "$f"; echo 1 > "$f"; }
+	done
+}
+
+# A splat in the kernel log: an oops, BUG (a soft lockup's too), WARNING, a
+# breakpoint left in patched text, a panic, a sanitizer's report, a hung
+# task or an RCU stall ("INFO: "), a hard lockup.
+SPLATS='Oops|BUG:|WARNING:|int3:|Kernel panic|cut here|Call Trace:|KASAN:|UBSAN:|INFO: |hard LOCKUP'
+
+# log_mark: where the kernel log ends now; log_new: what came after it.
+log_mark() { LOG_MARK=$(dmesg | wc -l); }
+log_new() { dmesg | tail -n +"$((LOG_MARK + 1))"; }
+
+# test_no_splat WHILE: a KTAP result: no splat in the log since log_mark.
+test_no_splat() {
+	bad=$(log_new | grep -E "$SPLATS" | head -n 10)
+	[ -n "$bad" ] && echo "$bad" | while read -r l; do ktap_print_msg "$l"; done
+	ok=false; [ -z "$bad" ] && ok=true
+	ktap_test_result "no oops, BUG, WARNING, lockup or stall $1" $ok
+}

@@ -21,7 +21,6 @@
 SECS=${SOAK_SECONDS:-20}
 DIR=${POLICY_DIR:-/opt/sched-rust-lb/policies}
 FEATS=$(cases_field 2 | tr '\n' ' ')
-CG=/sys/fs/cgroup
 KMEMLEAK=/sys/kernel/debug/kmemleak
 T=/tmp/soak.$$
 mkdir -p "$T"
@@ -35,9 +34,8 @@ if [ -z "$mods" ] || ! command -v insmod > /dev/null; then
 fi
 ktap_set_plan 8
 ktap_print_msg "$SECS s on $NCPUS CPUs, modules: $(echo "$mods" | xargs -n1 basename | tr '\n' ' ')"
-dmesg_before=$(dmesg | wc -l)
-new_log() { dmesg | tail -n +"$((dmesg_before + 1))"; }
-detaches() { new_log | grep -c 'policy out_of_range detached'; }
+log_mark
+detaches() { log_new | grep -c 'policy out_of_range detached'; }
 verify_was=$(feature_state RUST_LB_VERIFY)
 feature_set RUST_LB_VERIFY on
 # What was allocated before the soak is not its leak.
@@ -45,60 +43,11 @@ feature_set RUST_LB_VERIFY on
 counters_reset
 end=$(( $(date +%s) + SECS ))
 
-load "$BIN/wakelat" -m 2 -t 4 -r 2 -w 0 &
-load "$BIN/msgbench" -g 2 -f 4 -l 100 &
-load "$BIN/idlewake" -r 2 -n "$NCPUS" &
-load "$BIN/spin" -r 1 -n "$NCPUS" &
-nload=4
-
-# CPU hotplug, every CPU but 0 in turn.
-(
-	n=0
-	while [ "$(date +%s)" -lt "$end" ]; do
-		c=$(( RANDOM % (NCPUS - 1) + 1 ))
-		f=/sys/devices/system/cpu/cpu$c/online
-		if echo 0 > "$f"; then
-			echo 1 > "$f" || echo "cpu$c did not come back" >> "$T/hp-fail"
-			n=$((n + 1))
-		fi
-		sleep 0.5
-	done
-	echo "$n" > "$T/hp-count"
-) &
-
-# cpuset root partitions of two CPUs.
-(
-	n=0
-	if echo "+cpuset" > "$CG/cgroup.subtree_control" 2>/dev/null; then
-		while [ "$(date +%s)" -lt "$end" ]; do
-			p=$CG/soak-part
-			mkdir -p "$p"
-			lo=$(( (RANDOM % (NCPUS / 2)) * 2 ))
-			[ "$lo" -eq 0 ] && lo=2
-			echo "$lo-$((lo + 1))" > "$p/cpuset.cpus" 2>/dev/null
-			echo root > "$p/cpuset.cpus.partition" 2>/dev/null && n=$((n + 1))
-			sleep 1
-			echo member > "$p/cpuset.cpus.partition" 2>/dev/null
-			rmdir "$p" 2>/dev/null
-		done
-	fi
-	echo "$n" > "$T/cs-count"
-) &
-
-# Feature flips (RUST_LB_VERIFY stays on).
-(
-	n=0
-	while [ "$(date +%s)" -lt "$end" ]; do
-		for f in $FEATS RUST_LB; do
-			s=$f
-			[ $((RANDOM % 2)) = 0 ] && s=NO_$f
-			echo "$s" > "$FEATURES"
-			n=$((n + 1))
-		done
-		sleep 0.1
-	done
-	echo "$n" > "$T/flip-count"
-) &
+storm_load
+storm_hotplug 0.5
+storm_cpusets soak-part 1
+# RUST_LB_VERIFY stays on.
+storm_flips 0.1 $FEATS RUST_LB
 
 # The module loop, in this shell: each window's mismatches are the change
 # of their sum across it.  A window of no module, then one with a module.
@@ -140,10 +89,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
 done
 wait
 for f in $FEATS RUST_LB; do echo "$f" > "$FEATURES"; done
-offline=""
-for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
-	[ "$(cat "$f")" = 1 ] || { offline="$offline $f"; echo 1 > "$f"; }
-done
+offline=$(cpus_online)
 checks=$(counter_sum verify_checks_)
 detached=$(detaches)
 div=$(awk '{ n[$1] += $2 } END { for (m in n) printf "%s %d, ", m, n[m] }' \
@@ -151,7 +97,6 @@ div=$(awk '{ n[$1] += $2 } END { for (m in n) printf "%s %d, ", m, n[m] }' \
 hp=$(cat "$T/hp-count" 2>/dev/null || echo 0)
 cs=$(cat "$T/cs-count" 2>/dev/null || echo 0)
 flips=$(cat "$T/flip-count" 2>/dev/null || echo 0)
-done_n=$(wc -l < "$T/load-done" 2>/dev/null || echo 0)
 ktap_print_msg "module cycles $cycles ($fail failed insmod/rmmod), hotplug cycles $hp," \
 	"cpuset partitions $cs, feature flips $flips, verify checks $checks"
 ktap_print_msg "module divergence from stock C (a different rule, counted): ${div:-none}"
@@ -167,9 +112,7 @@ ktap_test_result \
 	"the out-of-range module is detached each time it is loaded ($detached of $oor_loads)" $ok
 ok=false; [ "$hp" -gt 0 ] && [ ! -e "$T/hp-fail" ] && [ -z "$offline" ] && ok=true
 ktap_test_result "CPU hotplug cycles ($hp) brought every CPU back" $ok
-ok=false; [ "$done_n" -eq "$nload" ] && [ ! -e "$T/load-fail" ] && ok=true
-[ -e "$T/load-fail" ] && ktap_print_msg "$(sort "$T/load-fail" | uniq -c | head -5)"
-ktap_test_result "workloads ran to the end without failing" $ok
+test_load_done
 ok=false; [ "$flips" -gt 0 ] && ok=true
 ktap_test_result "features flipped ($flips)" $ok
 if [ -w "$KMEMLEAK" ]; then
@@ -185,11 +128,7 @@ if [ -w "$KMEMLEAK" ]; then
 else
 	ktap_test_skip "kmemleak finds no new leak (no kmemleak in this kernel)"
 fi
-splats='Oops|BUG:|WARNING:|int3:|Kernel panic|Call Trace:|KASAN:|UBSAN:|INFO: task|stall'
-bad=$(new_log | grep -E "$splats" | head -n 10)
-[ -n "$bad" ] && echo "$bad" | while read -r l; do ktap_print_msg "$l"; done
-ok=false; [ -z "$bad" ] && ok=true
-ktap_test_result "no oops, BUG, WARNING, lockup or stall in the log" $ok
+test_no_splat "in the log"
 
 feature_set RUST_LB_VERIFY "$verify_was"
 rm -rf "$T"

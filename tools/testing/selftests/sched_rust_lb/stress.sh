@@ -14,7 +14,6 @@
 
 SECS=${STRESS_SECONDS:-20}
 FEATS=${STRESS_FEATS-$(cases_field 2 | tr '\n' ' ')}
-CG=/sys/fs/cgroup
 T=/tmp/stress.$$
 mkdir -p "$T"
 
@@ -27,69 +26,16 @@ end=$(( $(date +%s) + SECS ))
 echo RUST_LB_VERIFY > "$FEATURES"
 counters_reset
 
-load "$BIN/wakelat" -m 2 -t 4 -r 2 -w 0 &
-load "$BIN/msgbench" -g 2 -f 4 -l 100 &
-load "$BIN/idlewake" -r 2 -n "$NCPUS" &
-load "$BIN/spin" -r 1 -n "$NCPUS" &
-nload=4
-
-# CPU hotplug: every CPU but 0 goes down and comes back, in turn.
-(
-	n=0
-	while [ "$(date +%s)" -lt "$end" ]; do
-		c=$(( RANDOM % (NCPUS - 1) + 1 ))
-		f=/sys/devices/system/cpu/cpu$c/online
-		if echo 0 > "$f"; then
-			echo 1 > "$f" || echo "cpu$c did not come back" >> "$T/hp-fail"
-			n=$((n + 1))
-		fi
-	done
-	echo "$n" > "$T/hp-count"
-) &
-
-# cpuset partitions: a root partition of two CPUs, then back and away.
-(
-	n=0
-	if echo "+cpuset" > "$CG/cgroup.subtree_control" 2>/dev/null; then
-		while [ "$(date +%s)" -lt "$end" ]; do
-			p=$CG/stress-part
-			mkdir -p "$p"
-			lo=$(( (RANDOM % (NCPUS / 2)) * 2 ))
-			[ "$lo" -eq 0 ] && lo=2
-			echo "$lo-$((lo + 1))" > "$p/cpuset.cpus" 2>/dev/null
-			echo root > "$p/cpuset.cpus.partition" 2>/dev/null && n=$((n + 1))
-			sleep 0.2
-			echo member > "$p/cpuset.cpus.partition" 2>/dev/null
-			rmdir "$p" 2>/dev/null
-		done
-	fi
-	echo "$n" > "$T/cs-count"
-) &
-
-# Feature flips.
-(
-	n=0
-	while [ "$(date +%s)" -lt "$end" ]; do
-		for f in $FEATS; do
-			if [ $((RANDOM % 2)) = 0 ]; then
-				echo "NO_$f"
-			else
-				echo "$f"
-			fi > "$FEATURES"
-			n=$((n + 1))
-		done
-	done
-	echo "$n" > "$T/flip-count"
-) &
+storm_load
+storm_hotplug 0
+storm_cpusets stress-part 0.2
+storm_flips 0 $FEATS
 
 wait
 for f in $FEATS; do echo "$f" > "$FEATURES"; done
 # Hotplug turns features off and on only through the file; make sure all
 # CPUs are back whatever happened.
-offline=""
-for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
-	[ "$(cat "$f")" = 1 ] || { offline="$offline $f"; echo 1 > "$f"; }
-done
+offline=$(cpus_online)
 checks=$(counter_sum verify_checks_)
 mism=$(counter_sum verify_mismatches_)
 echo NO_RUST_LB_VERIFY > "$FEATURES"
@@ -97,7 +43,6 @@ echo NO_RUST_LB_VERIFY > "$FEATURES"
 hp=$(cat "$T/hp-count" 2>/dev/null || echo 0)
 cs=$(cat "$T/cs-count" 2>/dev/null || echo 0)
 flips=$(cat "$T/flip-count" 2>/dev/null || echo 0)
-done_n=$(wc -l < "$T/load-done" 2>/dev/null || echo 0)
 ktap_print_msg \
 	"hotplug cycles $hp, cpuset partitions $cs, feature flips $flips, verify checks $checks"
 
@@ -108,9 +53,7 @@ ok=false; [ -z "$offline" ] && ok=true
 ktap_test_result "every CPU is online at the end" $ok
 ok=false; [ "$flips" -gt 0 ] && ok=true
 ktap_test_result "features flipped ($flips)" $ok
-ok=false; [ "$done_n" -eq "$nload" ] && [ ! -e "$T/load-fail" ] && ok=true
-[ -e "$T/load-fail" ] && ktap_print_msg "$(sort "$T/load-fail" | uniq -c | head -5)"
-ktap_test_result "workloads ran to the end without failing" $ok
+test_load_done
 ok=false; [ "$mism" -eq 0 ] && ok=true
 ktap_test_result "RUST_LB_VERIFY found no disagreement ($checks checks)" $ok
 topo=$(cat "$SCHED_DEBUGFS/rust_lb_topology" 2>/dev/null)
