@@ -108,12 +108,11 @@ static_assert(RUST_LB_NR_FLAGS <= 32, "more flags than struct rust_lb_flags hold
  * The shims' paths, rust_lb_decide(name, ...) below, from their lines in
  * rust_lb_decisions.h: the built-in rust_lb_<name>() and, while a policy
  * module is registered, the same decision on the module path (which asks
- * it), rust_lb_<name>_policy(), out of line and cold: called only from
- * rust_lb/policy.c.
+ * it), rust_lb_<name>_policy(), out of line and cold, declared below (C
+ * only: it has the cold calling convention).
  */
 #define RUST_LB_SHIM(rtype, name, params, ...)				\
-	rtype rust_lb_##name params;					\
-	rtype rust_lb_##name##_policy params;
+	rtype rust_lb_##name params;
 #include "rust_lb_decisions.h"
 #undef RUST_LB_SHIM
 /*
@@ -121,9 +120,7 @@ static_assert(RUST_LB_NR_FLAGS <= 32, "more flags than struct rust_lb_flags hold
  * RUST_LB_VERIFY to compare with their twins and for the benchmark.
  */
 u32 rust_lb_ilb_scan_depth(u32 nr_groups, u64 sum_util, u32 span_weight);
-u32 rust_lb_ilb_scan_depth_policy(u32 nr_groups, u64 sum_util, u32 span_weight);
 u32 rust_lb_sis_util_scan(u64 sum_util, u32 llc_weight, u32 imbalance_pct);
-u32 rust_lb_sis_util_scan_policy(u64 sum_util, u32 llc_weight, u32 imbalance_pct);
 /* Flags: ILB_UTIL.  Groups a balance may scan, 0 for all. */
 unsigned int rust_lb_ilb_budget(struct lb_env *env, struct rust_lb_flags flags);
 struct sched_domain_shared *rust_lb_get_llc_shared(struct lb_env *env);
@@ -135,27 +132,39 @@ void sched_rust_lb_c_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds
  * Policy modules (rust_lb/policy.c, rust/kernel/sched/policy.rs): one
  * loadable module at a time may answer the helpers' decisions in their
  * place.  The module's registration is a struct rust_lb_policy that it
- * keeps, pinned, until it unregisters it; vtable is the Rust table of its
- * answers, which only Rust reads.  rust_lb_policy_key is enabled while a
- * policy is registered; the helpers ask it only then, inside an RCU
- * read-side critical section (rust_lb_policy_get()), and report an answer
- * out of range with rust_lb_policy_reject().
+ * keeps, pinned, until it unregisters it: its size (a module built for
+ * another layout of it is refused), its name, and per decision (enum
+ * rust_lb_decision) the function that answers it, or NULL to keep the
+ * built-in answer.  While one is registered, rust_lb_policy_key is
+ * on and the shims take the module paths; per decision that a module may
+ * answer (RUST_LB_ANSWER()), rust_lb_policy_<name>_key is on while the
+ * registered policy answers it, and the module path (Rust) then calls
+ * the module through the static call rust_lb_policy_<name>, with a
+ * pointer to the decision's input, and reports an answer out of range
+ * with rust_lb_policy_reject().
  */
 struct rust_lb_policy {
+	unsigned int size;
 	const char *name;
-	const void *vtable;
+	void *answers[RUST_LB_NR_DECISIONS];
 };
 
+/* On while a policy is registered: the shims take the module path. */
 DECLARE_STATIC_KEY_FALSE(rust_lb_policy_key);
+
+#define RUST_LB_ANSWER(name, ...)					\
+	DECLARE_STATIC_KEY_FALSE(rust_lb_policy_##name##_key);
+#include "rust_lb_decisions.h"
+#undef RUST_LB_ANSWER
 int rust_lb_policy_register(struct rust_lb_policy *policy);
 void rust_lb_policy_unregister(struct rust_lb_policy *policy);
-const struct rust_lb_policy *rust_lb_policy_get(void);
 void rust_lb_policy_reject(enum rust_lb_decision decision);
 
 #ifndef __BINDGEN__	/* C only: bindgen knows no preserve_most */
 /*
  * The shims' cold paths, called by rust_lb_decide() below: a decision
- * while a policy module is registered (rust_lb/policy.c), and under
+ * while a policy module is registered (the Rust module path, whose
+ * extern "rust-cold" is this convention on x86-64), and under
  * RUST_LB_VERIFY (rust_lb/verify.c).  Out of line, and with clang's
  * preserve_most convention, so that they keep every register of their
  * caller but the return value, and the inlined built-in path around the
@@ -167,15 +176,27 @@ void rust_lb_policy_reject(enum rust_lb_decision decision);
 # define __rust_lb_cold_cc
 #endif
 #define RUST_LB_SHIM(rtype, name, params, ...)				\
-	rtype __rust_lb_cold_cc rust_lb_policy_##name params;		\
+	rtype __rust_lb_cold_cc rust_lb_##name##_policy params;		\
 	rtype __rust_lb_cold_cc sched_rust_lb_verify_##name params;
 #include "rust_lb_decisions.h"
 #undef RUST_LB_SHIM
-/* For the benchmark: the depths alone, on the module path. */
-u32 __rust_lb_cold_cc rust_lb_policy_ilb_scan_depth(u32 nr_groups, u64 sum_util,
+/*
+ * The built-in answers (policy.rs), the targets of the answers' static
+ * calls while no policy answers (policy.c), of the cold convention, as
+ * every answer function is.  C never calls them: the input is the Rust's
+ * math::<Input>, and the answer of spare_imbalance a Rust math::Imbalance,
+ * which C only names.
+ */
+struct rust_lb_imbalance;
+#define RUST_LB_ANSWER(name, rtype)					\
+	rtype __rust_lb_cold_cc rust_lb_builtin_##name(const void *input);
+#include "rust_lb_decisions.h"
+#undef RUST_LB_ANSWER
+/* The depths alone, on the module path: for RUST_LB_VERIFY and the benchmark. */
+u32 __rust_lb_cold_cc rust_lb_ilb_scan_depth_policy(u32 nr_groups, u64 sum_util,
 						    u32 span_weight);
-void __rust_lb_cold_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc_weight,
-						    u32 imbalance_pct, u32 *depth);
+u32 __rust_lb_cold_cc rust_lb_sis_util_scan_policy(u64 sum_util, u32 llc_weight,
+						   u32 imbalance_pct);
 #endif
 
 /*
@@ -218,7 +239,7 @@ static inline struct rust_lb_flags rust_lb_flags(unsigned int bits)
  * rust_lb_decide() calls, by the first static branch that is on:
  * RUST_LB_VERIFY's check (sched_rust_lb_verify_<name>(), where the C twin
  * decides and the Rust answer is compared with it), the policy-module
- * path (rust_lb_policy_<name>()), or the built-in Rust helper
+ * path (rust_lb_<name>_policy()), or the built-in Rust helper
  * rust_lb_<name>(), inlined with CONFIG_SCHED_RUST_LB_INLINE.  The
  * arguments, feature snapshots among them, are evaluated once, on the
  * path taken.  The benchmark (rust_lb/bench.c) times this same
@@ -226,7 +247,7 @@ static inline struct rust_lb_flags rust_lb_flags(unsigned int bits)
  */
 #define rust_lb_decide(name, ...)					\
 	(rust_lb_verify_on() ? sched_rust_lb_verify_##name(__VA_ARGS__) :	\
-	 rust_lb_policy_on() ? rust_lb_policy_##name(__VA_ARGS__) :	\
+	 rust_lb_policy_on() ? rust_lb_##name##_policy(__VA_ARGS__) :	\
 	 rust_lb_##name(__VA_ARGS__))
 
 static inline void rust_lb_count(unsigned int counter, u64 n)

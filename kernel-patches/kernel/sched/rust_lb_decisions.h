@@ -7,19 +7,23 @@
  *			numbered RUST_LB_F_NAME in enum rust_lb_flag
  *			(rust_lb.h), tested with rust_lb_flag_set(); NAME
  *			is the feature's for a feature snapshot
- *  RUST_LB_DECISION(name)	a decision: rust_lb_decision_<name>, what a
- *			policy module may answer (rust/kernel/sched/policy.rs)
- *			and RUST_LB_VERIFY counts ("verify_checks_<name>",
+ *  RUST_LB_DECISION(name)	a decision: rust_lb_decision_<name>, which
+ *			RUST_LB_VERIFY counts ("verify_checks_<name>",
  *			"verify_mismatches_<name>", and the log)
+ *  RUST_LB_ANSWER(name, rtype)
+ *			a decision a policy module may answer
+ *			(rust/kernel/sched/policy.rs): the static call
+ *			rust_lb_policy_<name> and its key (made in
+ *			rust_lb/policy.c), whose default target is the
+ *			built-in answer rtype rust_lb_builtin_<name>(), which
+ *			the kernel crate defines
  *  RUST_LB_SHIM(rtype, name, (params), (args), check)
  *			a shim's path, rust_lb_decide(name, args...): the
- *			prototypes of the built-in Rust rust_lb_<name>(),
- *			of its policy-module path rust_lb_<name>_policy()
- *			(both defined by decision! in rust_lb/sched_lb.rs),
- *			of the cold rust_lb_policy_<name>() (made in
- *			rust_lb/policy.c) and of RUST_LB_VERIFY's
- *			sched_rust_lb_verify_<name>(): check "twin" has
- *			rust_lb/verify.c make it, comparing what
+ *			prototypes of the Rust rust_lb_<name>() (defined by
+ *			entry! in rust_lb/sched_lb.rs), which asks a policy
+ *			module that answers its decision, and of
+ *			RUST_LB_VERIFY's sched_rust_lb_verify_<name>(): check
+ *			"twin" has rust_lb/verify.c make it, comparing what
  *			rust_lb_twin_<name>(args) returns with the Rust
  *			answer; "own" is a path that stores what it decides,
  *			whose check verify.c writes out
@@ -55,6 +59,10 @@
 # define RUST_LB_DECISION(...)
 # define __RUST_LB_DEFAULT_DECISION
 #endif
+#ifndef RUST_LB_ANSWER
+# define RUST_LB_ANSWER(...)
+# define __RUST_LB_DEFAULT_ANSWER
+#endif
 #ifndef RUST_LB_SHIM
 # define RUST_LB_SHIM(...)
 # define __RUST_LB_DEFAULT_SHIM
@@ -71,6 +79,7 @@
 RUST_LB_FLAG(ILB_UTIL)
 RUST_LB_FLAG(TRUNCATED)		/* the group scan stopped early */
 RUST_LB_DECISION(ilb_scan_depth)
+RUST_LB_ANSWER(ilb_scan_depth, u32)
 RUST_LB_SHIM(void, ilb_done,
 	     (struct lb_env *env, struct sd_lb_stats *sds, u64 sum_util, unsigned int budget,
 	      unsigned int scanned, struct rust_lb_flags flags),
@@ -108,6 +117,7 @@ rust_lb_twin_ilb_scan_depth(u32 nr_groups, u64 sum_util, u32 span_weight)
 
 /* SIS_UTIL: update_idle_cpu_scan()'s nr_idle_scan, equations [1] to [3]. */
 RUST_LB_DECISION(sis_util_scan)
+RUST_LB_ANSWER(sis_util_scan, u32)
 RUST_LB_SHIM(void, update_idle_cpu_scan, (struct lb_env *env, u64 sum_util),
 	     (env, sum_util), own)
 #ifdef RUST_LB_TWINS
@@ -137,6 +147,7 @@ rust_lb_twin_sis_util_scan(u64 sum_util, u32 llc_weight, u32 imbalance_pct)
  * per call more than the same test in C; Documentation/results.rst).
  */
 RUST_LB_DECISION(newidle_skip)
+RUST_LB_ANSWER(newidle_skip, bool)
 RUST_LB_SHIM(bool, newidle_skip,
 	     (struct rq *rq, struct sched_domain *sd, bool rd_overload, bool rd_overloaded),
 	     (rq, sd, rd_overload, rd_overloaded), twin)
@@ -160,6 +171,7 @@ static __always_inline bool rust_lb_twin_newidle_skip(struct rq *rq, struct sche
  * rule before f3dd3f674555).  Bools, as for newidle_skip (4 instructions).
  */
 RUST_LB_DECISION(ttwu_queue_cond)
+RUST_LB_ANSWER(ttwu_queue_cond, bool)
 RUST_LB_SHIM(bool, ttwu_queue_cond,
 	     (unsigned int nr_running, bool queue_idle, bool wakee_on_cpu),
 	     (nr_running, queue_idle, wakee_on_cpu), twin)
@@ -183,6 +195,7 @@ static __always_inline bool rust_lb_twin_ttwu_queue_cond(unsigned int nr_running
  */
 RUST_LB_FLAG(LB_LLC_SPREAD)
 RUST_LB_DECISION(spare_imbalance)
+RUST_LB_ANSWER(spare_imbalance, struct rust_lb_imbalance)
 RUST_LB_SHIM(void, spare_imbalance,
 	     (struct lb_env *env, struct sd_lb_stats *sds, struct rust_lb_flags flags),
 	     (env, sds, flags), own)
@@ -253,6 +266,7 @@ static __always_inline void rust_lb_twin_spare_imbalance(struct lb_env *env,
 RUST_LB_FLAG(SERIALIZE_DUE)
 RUST_LB_FLAG(DUE)		/* the domain is due for balancing */
 RUST_LB_DECISION(serialize_try)
+RUST_LB_ANSWER(serialize_try, bool)
 RUST_LB_SHIM(bool, serialize_try, (struct rust_lb_flags flags), (flags), twin)
 #ifdef RUST_LB_TWINS
 static __always_inline bool rust_lb_twin_serialize_try(struct rust_lb_flags flags)
@@ -268,6 +282,10 @@ static __always_inline bool rust_lb_twin_serialize_try(struct rust_lb_flags flag
 #ifdef __RUST_LB_DEFAULT_DECISION
 # undef RUST_LB_DECISION
 # undef __RUST_LB_DEFAULT_DECISION
+#endif
+#ifdef __RUST_LB_DEFAULT_ANSWER
+# undef RUST_LB_ANSWER
+# undef __RUST_LB_DEFAULT_ANSWER
 #endif
 #ifdef __RUST_LB_DEFAULT_SHIM
 # undef RUST_LB_SHIM

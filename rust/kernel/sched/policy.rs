@@ -11,9 +11,12 @@
 //! fails with `EBUSY`.
 //!
 //! The scheduler asks the registered policy through the functions of
-//! [`decide`], which the built-in helpers call before their own
-//! arithmetic.  With no policy registered each of them is one NOP (a
-//! static key); with one, the answer is checked before it is used: an
+//! [`decide`], which the helpers' module paths call before their own
+//! arithmetic; the scheduler takes those paths only while a policy is
+//! registered (one NOP per decision otherwise).  While the policy answers
+//! a decision, its function is a direct call into the module (a static
+//! call, patched at registration), and the answer is checked before it is
+//! used: an
 //! answer out of range is replaced by the built-in one and counted, and
 //! after enough of them the policy is detached (the C side,
 //! `kernel/sched/rust_lb/policy.c`, defers that out of the scheduler's
@@ -112,49 +115,6 @@ pub trait Policy: 'static {
     }
 }
 
-/// The decisions of a registered policy: `None` where it keeps the
-/// built-in one.  Built once per policy type, as a constant.
-// Without CONFIG_SCHED_RUST_LB_POLICY nothing asks a policy.
-#[cfg_attr(not(CONFIG_SCHED_RUST_LB_POLICY), allow(dead_code))]
-pub struct VTable {
-    ilb_scan_depth: Option<fn(&IlbScan) -> u32>,
-    sis_util_scan: Option<fn(&SisUtil) -> u32>,
-    newidle_skip: Option<fn(&Newidle) -> bool>,
-    ttwu_queue_cond: Option<fn(&TtwuQueue) -> bool>,
-    spare_imbalance: Option<fn(&Spare) -> Imbalance>,
-    serialize_try: Option<fn(&Serialize) -> bool>,
-}
-
-impl VTable {
-    /// The table of `P`: an entry for each method `P` implements.
-    const fn of<P: Policy>() -> Self {
-        Self {
-            ilb_scan_depth: entry(P::HAS_ILB_SCAN_DEPTH, P::ilb_scan_depth),
-            sis_util_scan: entry(P::HAS_SIS_UTIL_SCAN, P::sis_util_scan),
-            newidle_skip: entry(P::HAS_NEWIDLE_SKIP, P::newidle_skip),
-            ttwu_queue_cond: entry(P::HAS_TTWU_QUEUE_COND, P::ttwu_queue_cond),
-            spare_imbalance: entry(P::HAS_SPARE_IMBALANCE, P::spare_imbalance),
-            serialize_try: entry(P::HAS_SERIALIZE_TRY, P::serialize_try),
-        }
-    }
-}
-
-/// `Some(f)` for a method the policy implements (`has`, from `#[vtable]`).
-const fn entry<F: Copy>(has: bool, f: F) -> Option<F> {
-    if has {
-        Some(f)
-    } else {
-        None
-    }
-}
-
-/// The table of a policy type, as a `'static` constant.
-struct Table<P>(PhantomData<P>);
-
-impl<P: Policy> Table<P> {
-    const VTABLE: VTable = VTable::of::<P>();
-}
-
 /// A registered policy: registered by [`Registration::new`], unregistered
 /// when dropped.
 ///
@@ -162,7 +122,8 @@ impl<P: Policy> Table<P> {
 ///
 /// `node` is registered with the scheduler (`rust_lb_policy_register()`)
 /// from initialization until drop, or was detached by the scheduler, and
-/// its `vtable` points to `Table::<P>::VTABLE`.
+/// each of its `answers` is null or `decide`'s answer function of `P` for
+/// that decision.
 #[pin_data(PinnedDrop)]
 pub struct Registration<P: Policy> {
     #[pin]
@@ -187,8 +148,11 @@ impl<P: Policy> Registration<P> {
             // SAFETY: `node` is valid for writes (the slot being initialized).
             unsafe {
                 node.write(bindings::rust_lb_policy {
+                    // The layout this module was built for (the scheduler
+                    // refuses another).
+                    size: core::mem::size_of::<bindings::rust_lb_policy>() as u32,
                     name: P::NAME.as_char_ptr(),
-                    vtable: core::ptr::from_ref(&Table::<P>::VTABLE).cast::<c_void>(),
+                    answers: decide::answers::<P>(),
                 })
             };
             // SAFETY: `node` is initialized, and pinned until the
@@ -219,92 +183,112 @@ impl<P: Policy> PinnedDrop for Registration<P> {
 
 /// The scheduler's side: the registered policy's answer to a decision, or
 /// `None` to take the built-in one (no policy, a policy that keeps this
-/// decision, or an answer out of range, which is counted).
+/// decision, or an answer out of range, which is reported).
+///
+/// Per decision, the scheduler's C side (`kernel/sched/rust_lb/policy.c`)
+/// has a static key, on while the registered policy answers the decision,
+/// and a static call, whose target is the policy's answer function while
+/// the key is on and the built-in answer (`rust_lb_builtin_<name>`) else.
+/// A helper's module path tests the key, and while it is on calls the
+/// module directly: the static call's trampoline, one jump, which
+/// registration patched, with a pointer to the input on the module path's
+/// stack.  The answer is checked there.
+///
+/// The answer functions, the module's and the built-in ones, have Rust's
+/// cold calling convention (`extern "rust-cold"`, LLVM's `preserve_most`
+/// on x86-64), as the module paths do: the callee keeps every register of
+/// its caller but the return value's.
 pub mod decide {
     use super::*;
 
-    /// Whether a policy is registered: one NOP while none is (always
-    /// false without `CONFIG_SCHED_RUST_LB_POLICY`).  A caller that inlines
-    /// into the scheduler's hot paths tests this, and calls a cold function
-    /// of its own that asks only while it is true.
-    #[inline(always)]
-    pub fn registered() -> bool {
-        #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
-        return crate::static_branch_unlikely!(
-            bindings::rust_lb_policy_key,
-            bindings::static_key_false,
-            key
-        );
-        #[cfg(not(CONFIG_SCHED_RUST_LB_POLICY))]
-        return false;
-    }
-
-    /// Asks the registered policy through `op`, checking its answer to
-    /// `input` with `valid`; `which` names the decision for the log.
-    #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
-    #[inline(always)]
-    fn ask<I, T: Copy>(
-        which: bindings::rust_lb_decision,
-        input: &I,
-        op: impl FnOnce(&VTable) -> Option<fn(&I) -> T>,
-        valid: fn(&I, T) -> bool,
-    ) -> Option<T> {
-        let _rcu = crate::sync::rcu::read_lock();
-        // SAFETY: called inside an RCU read-side critical section (`_rcu`).
-        let node = unsafe { bindings::rust_lb_policy_get() };
-        if node.is_null() {
-            return None;
-        }
-        // SAFETY: a registered node and the table it points to stay valid
-        // until a grace period after the policy is unregistered or
-        // detached (`Registration`'s invariant, and `policy.c` waits for
-        // one), and this read-side critical section began while it was
-        // registered.
-        let vtable = unsafe { &*(*node).vtable.cast::<VTable>() };
-        let answer = op(vtable)?(input);
-        if valid(input, answer) {
-            return Some(answer);
-        }
-        // SAFETY: called inside the read-side critical section (`_rcu`) in
-        // which the policy that answered was read.
-        unsafe { bindings::rust_lb_policy_reject(which) };
-        None
-    }
-
-    /// Generates, per decision, the function the helpers call, which takes
-    /// a closure that reads the decision's input (called only while a
-    /// policy is registered), and the out-of-line `rust_lb_policy_ask_*`
-    /// that asks the policy: a call of the kernel crate's, so that the
-    /// helpers inlined into fair.c and core.c keep only the NOP and, on its
-    /// other side, that call (tools/check-codegen).
+    /// Generates, per decision: the function the helpers call, which tests
+    /// the decision's key and, while it is on, builds the input with the
+    /// closure it takes, calls the module and checks its answer; the
+    /// built-in answer `rust_lb_builtin_<name>`, the static call's default
+    /// target; the answer function of a policy type; and `answers`, the
+    /// table a registration hands to the scheduler.
     macro_rules! decisions {
         ($($(#[$doc:meta])* $name:ident($in:ty) -> $out:ty, $valid:expr;)*) => {
             $(crate::macros::paste! {
+                #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
+                extern "rust-cold" {
+                    // The static call's trampoline, under the name that
+                    // `policy.c` gives it for Rust (a call to it is not one
+                    // of objtool's static call sites, which would need the
+                    // key's symbol in the calling object).  The input is a
+                    // `&$in`, which C never reads.
+                    #[link_name = concat!("rust_lb_policy_call_", stringify!($name))]
+                    fn [<call_ $name>](input: *const c_void) -> $out;
+                }
+
                 $(#[$doc])*
                 #[inline(always)]
                 pub fn $name(input: impl FnOnce() -> $in) -> Option<$out> {
                     #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
-                    if registered() {
-                        return [<rust_lb_policy_ask_ $name>](&input());
+                    if crate::static_branch_unlikely!(
+                        bindings::[<rust_lb_policy_ $name _key>],
+                        bindings::static_key_false,
+                        key
+                    ) {
+                        let input = input();
+                        // SAFETY: the trampoline jumps to an answer
+                        // function of this decision, `[<answer_ $name>]` of
+                        // the registered policy or the built-in one, both
+                        // of this type; a policy's stays callable until a
+                        // grace period after its unregistration, and this
+                        // runs in scheduler context, which that grace
+                        // period waits for.
+                        let answer = unsafe { [<call_ $name>](core::ptr::from_ref(&input).cast()) };
+                        let valid: fn(&$in, $out) -> bool = $valid;
+                        if valid(&input, answer) {
+                            return Some(answer);
+                        }
+                        // SAFETY: called in scheduler context by the
+                        // helper the registered policy answered (a cold C
+                        // function, out of the helper's hot path).
+                        unsafe {
+                            bindings::rust_lb_policy_reject(
+                                bindings::[<rust_lb_decision_rust_lb_decision_ $name>],
+                            )
+                        };
+                        return None;
                     }
                     let _ = input;
                     None
                 }
 
-                #[doc = concat!("Asks the registered policy for [`", stringify!($name), "`].")]
+                #[doc = concat!("The built-in answer to [`", stringify!($name),
+                                "`]: the static call's target while no policy answers.")]
                 #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
                 #[no_mangle]
-                #[cold]
-                #[inline(never)]
-                pub fn [<rust_lb_policy_ask_ $name>](input: &$in) -> Option<$out> {
-                    ask(
-                        bindings::[<rust_lb_decision_rust_lb_decision_ $name>],
-                        input,
-                        |vt| vt.$name,
-                        $valid,
-                    )
+                pub extern "rust-cold" fn [<rust_lb_builtin_ $name>](input: &$in) -> $out {
+                    input.builtin()
+                }
+
+                #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
+                extern "rust-cold" fn [<answer_ $name>]<P: Policy>(input: &$in) -> $out {
+                    P::$name(input)
                 }
             })*
+
+            /// The answer functions of `P`, by decision: null where `P`
+            /// keeps the built-in answer.
+            pub(super) fn answers<P: Policy>()
+                -> [*mut c_void; bindings::rust_lb_decision_RUST_LB_NR_DECISIONS as usize]
+            {
+                const N: usize = bindings::rust_lb_decision_RUST_LB_NR_DECISIONS as usize;
+                #[allow(unused_mut)]
+                let mut answers = [core::ptr::null_mut(); N];
+                $(crate::macros::paste! {
+                    #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
+                    if P::[<HAS_ $name:upper>] {
+                        let f: extern "rust-cold" fn(&$in) -> $out = [<answer_ $name>]::<P>;
+                        answers[bindings::[<rust_lb_decision_rust_lb_decision_ $name>] as usize] =
+                            f as *mut c_void;
+                    }
+                })*
+                answers
+            }
         };
     }
 

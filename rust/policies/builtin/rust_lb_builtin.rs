@@ -2,7 +2,7 @@
 
 //! A policy module that answers every decision, each with the built-in
 //! answer (`builtin()` of its input): it decides as the kernel does, through
-//! the module path, so that the helpers' benchmark
+//! the policy seam's static calls, so that the helpers' benchmark
 //! (`tools/helper-cost --policy`) shows what that path costs per call.
 
 use kernel::c_str;

@@ -179,12 +179,19 @@ static noinline void rust_lb_c_spare(struct lb_env *env, struct sd_lb_stats *sds
  * stores it: returned, the module path's depth and the inlined one would meet in a register, which
  * the shim's never do, and the benchmark would time that merge.
  */
+/* SIS_UTIL's depth on the module path, stored as the shim's path stores it. */
+static noinline __cold void __rust_lb_cold_cc
+rust_lb_bench_sis_policy(u64 sum_util, u32 llc_weight, u32 pct, u32 *depth)
+{
+	*depth = rust_lb_sis_util_scan_policy(sum_util, llc_weight, pct);
+}
+
 static __always_inline void rust_lb_sis(u64 sum_util, u32 llc_weight, u32 pct, u32 *depth)
 {
 	if (!rust_lb_bench_gate())
 		*depth = rust_lb_stock_sis_util(sum_util, llc_weight, pct);
 	else if (rust_lb_policy_on())
-		rust_lb_policy_sis_util_scan(sum_util, llc_weight, pct, depth);
+		rust_lb_bench_sis_policy(sum_util, llc_weight, pct, depth);
 	else
 		*depth = rust_lb_sis_util_scan(sum_util, llc_weight, pct);
 }
@@ -203,7 +210,7 @@ static __always_inline u32 rust_lb_ilb(u32 nr_groups, u64 sum_util, u32 weight)
 		return rust_lb_stock_ilb_depth(nr_groups, sum_util, weight);
 	/* As rust_lb_decide(ilb_done, ...), for the depth alone. */
 	if (rust_lb_policy_on())
-		return rust_lb_policy_ilb_scan_depth(nr_groups, sum_util, weight);
+		return rust_lb_ilb_scan_depth_policy(nr_groups, sum_util, weight);
 	return rust_lb_ilb_scan_depth(nr_groups, sum_util, weight);
 }
 

@@ -3,12 +3,29 @@
  * Policy modules: the registration of a module's answers to the helpers'
  * decisions (rust/kernel/sched/policy.rs is the module's side).
  *
- * One policy at a time.  While one is registered, rust_lb_policy_key is
- * enabled and the helpers read rust_lb_policy under rcu_read_lock();
- * unregistration disables the key, clears the pointer and waits for a
- * grace period, so no CPU runs the module's code once it returns, and the
- * module's exit may free it.  No module reference is held: a module
- * unregisters in its exit, before its text goes.
+ * While a policy is registered, rust_lb_policy_key is on and the shims
+ * take the decisions' module paths (Rust, cold, rust_lb.h's
+ * rust_lb_decide()).  Each decision a module may answer (RUST_LB_ANSWER()
+ * in ../rust_lb_decisions.h) has a static call, rust_lb_policy_<name>, whose
+ * target is the built-in answer rust_lb_builtin_<name>() (policy.rs) while
+ * no module answers it, and a static key, rust_lb_policy_<name>_key, off
+ * until one does.  The module path tests the key and, while it is on,
+ * calls through the static call: a direct call into the module, patched
+ * at registration, with no pointer to load and no indirect branch.  It
+ * checks the answer, and reports one out of range with
+ * rust_lb_policy_reject().
+ *
+ * One policy at a time.  Registration points each static call that the
+ * policy answers at the module's function, then turns its key on, then
+ * rust_lb_policy_key.  Unregistration turns the keys off, points the
+ * calls back at the built-in answers and waits for an RCU grace period:
+ * every helper runs with preemption or interrupts disabled or inside
+ * rcu_read_lock() (scheduler context), so once synchronize_rcu() returns
+ * no CPU is still in a call that began while the module's function was
+ * the target, and the module's exit may go on.  A CPU that saw the key on and calls after
+ * the call was pointed back runs the built-in answer, which is correct.
+ * No module reference is held: a module unregisters in its exit, before
+ * its text goes.
  *
  * An answer out of range is replaced by the built-in one by the caller
  * and reported here; the RUST_LB_POLICY_REJECTS-th detaches the policy.
@@ -21,13 +38,52 @@
 
 #include <linux/irq_work.h>
 #include <linux/export.h>
+#include <linux/static_call.h>
 
 /* Out-of-range answers after which a policy is detached. */
 #define RUST_LB_POLICY_REJECTS	64
 
 DEFINE_STATIC_KEY_FALSE(rust_lb_policy_key);
 
-static const struct rust_lb_policy __rcu *rust_lb_policy;
+/*
+ * Per decision, the static call and the key, and the trampoline under the
+ * name the Rust calls it by (policy.rs): a call of __SCT__<name> would be
+ * one of objtool's static call sites, which need the key's symbol in the
+ * calling object, and the Rust's objects do not have it.  Their calls go
+ * through the trampoline, whose jump registration patches.
+ */
+#define RUST_LB_ANSWER(name, ...)					\
+	DEFINE_STATIC_CALL(rust_lb_policy_##name, rust_lb_builtin_##name);	\
+	DEFINE_STATIC_KEY_FALSE(rust_lb_policy_##name##_key);		\
+	asm(".globl rust_lb_policy_call_" #name "\n\t"			\
+	    ".set rust_lb_policy_call_" #name ", "			\
+	    STATIC_CALL_TRAMP_STR(rust_lb_policy_##name) "\n");
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_ANSWER
+
+/* What registration changes for one decision. */
+struct rust_lb_answer_site {
+	enum rust_lb_decision decision;
+	struct static_call_key *call;
+	void *tramp;
+	void *builtin;
+	struct static_key_false *key;
+};
+
+static const struct rust_lb_answer_site rust_lb_answer_sites[] = {
+#define RUST_LB_ANSWER(name, ...)					\
+	{								\
+		.decision = rust_lb_decision_##name,			\
+		.call = &STATIC_CALL_KEY(rust_lb_policy_##name),	\
+		.tramp = STATIC_CALL_TRAMP_ADDR(rust_lb_policy_##name),	\
+		.builtin = rust_lb_builtin_##name,			\
+		.key = &rust_lb_policy_##name##_key,			\
+	},
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_ANSWER
+};
+
+static const struct rust_lb_policy *rust_lb_policy;
 /* Serializes registration, unregistration and detaching. */
 static DEFINE_MUTEX(rust_lb_policy_mutex);
 /* Bumped by each registration: a late detach leaves a newer policy alone. */
@@ -36,39 +92,52 @@ static atomic_t rust_lb_policy_rejects;
 static unsigned long rust_lb_policy_bad_gen;
 static unsigned int rust_lb_policy_bad_decision;
 
-const struct rust_lb_policy *rust_lb_policy_get(void)
-{
-	return rcu_dereference(rust_lb_policy);
-}
-
 /*
- * With the mutex held: take the policy away and wait until no CPU uses it.
- * Expedited: unregistration is rare, and a module's exit (rmmod) waits
- * for it.
+ * With the mutex held: take the policy away and wait until no CPU runs
+ * its code.  Expedited: unregistration is rare, and a module's exit
+ * (rmmod) waits for it.
  */
 static void rust_lb_policy_clear(void)
 {
+	const struct rust_lb_answer_site *s;
+
 	lockdep_assert_held(&rust_lb_policy_mutex);
 	static_branch_disable(&rust_lb_policy_key);
-	RCU_INIT_POINTER(rust_lb_policy, NULL);
+	for (s = rust_lb_answer_sites; s < rust_lb_answer_sites + ARRAY_SIZE(rust_lb_answer_sites);
+	     s++) {
+		static_branch_disable(s->key);
+		__static_call_update(s->call, s->tramp, s->builtin);
+	}
+	WRITE_ONCE(rust_lb_policy, NULL);
 	synchronize_rcu_expedited();
 }
 
 int rust_lb_policy_register(struct rust_lb_policy *policy)
 {
-	const struct rust_lb_policy *cur;
+	const struct rust_lb_answer_site *s;
 
+	if (policy->size != sizeof(*policy)) {
+		pr_warn("sched: rust_lb: a policy of %u bytes not registered: this kernel's are %zu (-EINVAL: built for another kernel?)\n",
+			policy->size, sizeof(*policy));
+		return -EINVAL;
+	}
 	guard(mutex)(&rust_lb_policy_mutex);
-	cur = rcu_dereference_protected(rust_lb_policy,
-					lockdep_is_held(&rust_lb_policy_mutex));
-	if (cur) {
+	if (rust_lb_policy) {
 		pr_warn("sched: rust_lb: policy %s not registered: policy %s is (-EBUSY)\n",
-			policy->name, cur->name);
+			policy->name, rust_lb_policy->name);
 		return -EBUSY;
 	}
 	WRITE_ONCE(rust_lb_policy_gen, rust_lb_policy_gen + 1);
 	atomic_set(&rust_lb_policy_rejects, 0);
-	rcu_assign_pointer(rust_lb_policy, policy);
+	WRITE_ONCE(rust_lb_policy, policy);
+	/* The call is pointed at the module first, then the key turned on. */
+	for (s = rust_lb_answer_sites; s < rust_lb_answer_sites + ARRAY_SIZE(rust_lb_answer_sites);
+	     s++) {
+		if (!policy->answers[s->decision])
+			continue;
+		__static_call_update(s->call, s->tramp, policy->answers[s->decision]);
+		static_branch_enable(s->key);
+	}
 	static_branch_enable(&rust_lb_policy_key);
 	pr_info("sched: rust_lb: policy %s registered\n", policy->name);
 	return 0;
@@ -79,7 +148,7 @@ EXPORT_SYMBOL_GPL(rust_lb_policy_register);
 void rust_lb_policy_unregister(struct rust_lb_policy *policy)
 {
 	guard(mutex)(&rust_lb_policy_mutex);
-	if (rcu_access_pointer(rust_lb_policy) != policy)
+	if (rust_lb_policy != policy)
 		return;
 	rust_lb_policy_clear();
 	pr_info("sched: rust_lb: policy %s unregistered\n", policy->name);
@@ -88,15 +157,11 @@ EXPORT_SYMBOL_GPL(rust_lb_policy_unregister);
 
 static void rust_lb_policy_detach(struct work_struct *work)
 {
-	const struct rust_lb_policy *cur;
-
 	guard(mutex)(&rust_lb_policy_mutex);
-	cur = rcu_dereference_protected(rust_lb_policy,
-					lockdep_is_held(&rust_lb_policy_mutex));
-	if (!cur || READ_ONCE(rust_lb_policy_bad_gen) != rust_lb_policy_gen)
+	if (!rust_lb_policy || READ_ONCE(rust_lb_policy_bad_gen) != rust_lb_policy_gen)
 		return;
 	pr_warn("sched: rust_lb: policy %s detached: %d answers out of range (last: %s)\n",
-		cur->name, atomic_read(&rust_lb_policy_rejects),
+		rust_lb_policy->name, atomic_read(&rust_lb_policy_rejects),
 		rust_lb_decision_names[READ_ONCE(rust_lb_policy_bad_decision)]);
 	rust_lb_policy_clear();
 	rust_lb_count(rust_lb_policy_detached, 1);
@@ -112,44 +177,18 @@ static void rust_lb_policy_detach_irq(struct irq_work *work)
 static DEFINE_IRQ_WORK(rust_lb_policy_detach_irq_work, rust_lb_policy_detach_irq);
 
 /*
- * Called in scheduler context, inside the read-side critical section in
- * which the policy that answered out of range was read.
+ * Called in scheduler context, by the helper that the policy answered out
+ * of range: before a grace period could end, so the policy is still the
+ * one registered, or was unregistered after the call (then the work finds
+ * a generation that is not its own, or no policy).
  */
-void rust_lb_policy_reject(enum rust_lb_decision decision)
+__cold void rust_lb_policy_reject(enum rust_lb_decision decision)
 {
 	rust_lb_count(rust_lb_policy_rejected, 1);
 	if (atomic_inc_return(&rust_lb_policy_rejects) != RUST_LB_POLICY_REJECTS)
 		return;
 	WRITE_ONCE(rust_lb_policy_bad_decision,
 		   decision < RUST_LB_NR_DECISIONS ? decision : 0);
-	/* Read under the RCU lock in which that policy is still registered. */
 	WRITE_ONCE(rust_lb_policy_bad_gen, READ_ONCE(rust_lb_policy_gen));
 	irq_work_queue(&rust_lb_policy_detach_irq_work);
-}
-
-/*
- * The shims' paths while a policy is registered (rust_lb_decide() in
- * rust_lb.h), one per RUST_LB_SHIM() line of rust_lb_decisions.h: calls
- * of the Rust module path, with the cold calling convention.
- */
-#define RUST_LB_SHIM(rtype, name, params, args, ...)			\
-	__cold rtype __rust_lb_cold_cc rust_lb_policy_##name params	\
-	{								\
-		return rust_lb_##name##_policy args;			\
-	}
-#include "../rust_lb_decisions.h"
-#undef RUST_LB_SHIM
-
-/* ILB_UTIL's depth alone, for the benchmark. */
-__cold u32 __rust_lb_cold_cc rust_lb_policy_ilb_scan_depth(u32 nr_groups, u64 sum_util,
-							   u32 span_weight)
-{
-	return rust_lb_ilb_scan_depth_policy(nr_groups, sum_util, span_weight);
-}
-
-/* SIS_UTIL's depth alone, for the benchmark: stored, as the shim's is. */
-__cold void __rust_lb_cold_cc rust_lb_policy_sis_util_scan(u64 sum_util, u32 llc_weight,
-							   u32 imbalance_pct, u32 *depth)
-{
-	*depth = rust_lb_sis_util_scan_policy(sum_util, llc_weight, imbalance_pct);
 }

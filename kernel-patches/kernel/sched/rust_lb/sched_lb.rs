@@ -71,11 +71,33 @@ macro_rules! entry {
 /// Defines a decision's entry point and the entry point of its policy-module
 /// path (see `decisions`): `$name` runs `$body` with `ASK == false`, the
 /// built-in decision that the shims inline; `$policy`, cold and out of line,
-/// runs it with `ASK == true`, and is called (through `rust_lb/policy.c`)
-/// only while a policy module is registered.  A path's C side is its
-/// `RUST_LB_SHIM()` line in `rust_lb_decisions.h`; a decision that no
-/// policy module answers does not read `ASK`.
+/// runs it with `ASK == true`, and is called only while a policy module is
+/// registered.  A path's C side is its `RUST_LB_SHIM()` line in
+/// `rust_lb_decisions.h`; a decision that no policy module answers does not
+/// read `ASK`.
+///
+/// The module path has Rust's cold calling convention (`extern
+/// "rust-cold"`, LLVM's `preserve_most` on x86-64, which `rust_lb.h`
+/// declares it with in C): it keeps every register of the inlined
+/// built-in path that calls it, so that path needs no register, spill or
+/// move for the call.  bindgen knows no such convention, so the module
+/// path is not checked against a bindgen'd prototype; its parameters are
+/// the built-in entry point's, which is.
 macro_rules! decision {
+    (@policy $(#[$attr:meta])* $policy:ident ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?
+     $body:block $($unsafe:ident)?) => {
+        /// The module path of the decision above, taken while a policy module
+        /// is registered.
+        $(#[$attr])*
+        #[cold]
+        #[inline(never)]
+        #[no_mangle]
+        pub $($unsafe)? extern "rust-cold" fn $policy($($arg: $ty),*) $(-> $ret)? {
+            #[allow(dead_code)]
+            const ASK: bool = true;
+            $body
+        }
+    };
     ($(#[$attr:meta])* pub unsafe extern "C" fn $name:ident / $policy:ident
      ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block) => {
         entry! {
@@ -86,19 +108,13 @@ macro_rules! decision {
                 $body
             }
         }
-        entry! {
-            #[doc = concat!("[`", stringify!($name), "`] while a policy module is registered.")]
+        decision! {
+            @policy
             ///
             /// # Safety
             ///
             #[doc = concat!("As for [`", stringify!($name), "`].")]
-            #[cold]
-            #[inline(never)]
-            pub unsafe extern "C" fn $policy($($arg: $ty),*) $(-> $ret)? {
-                #[allow(dead_code)]
-                const ASK: bool = true;
-                $body
-            }
+            $policy($($arg: $ty),*) $(-> $ret)? $body unsafe
         }
     };
     ($(#[$attr:meta])* pub extern "C" fn $name:ident / $policy:ident
@@ -111,16 +127,7 @@ macro_rules! decision {
                 $body
             }
         }
-        entry! {
-            #[doc = concat!("[`", stringify!($name), "`] while a policy module is registered.")]
-            #[cold]
-            #[inline(never)]
-            pub extern "C" fn $policy($($arg: $ty),*) $(-> $ret)? {
-                #[allow(dead_code)]
-                const ASK: bool = true;
-                $body
-            }
-        }
+        decision! { @policy $policy($($arg: $ty),*) $(-> $ret)? $body }
     };
 }
 

@@ -51,7 +51,7 @@ static inline void rust_lb_verify(enum rust_lb_decision decision, bool match)
 
 /*
  * The Rust answer to (args), a parenthesized argument list: the registered
- * policy module's, or the built-in one.
+ * policy module's, where it answers the decision, or the built-in one.
  */
 #define rust_lb_answer(name, args)					\
 	(rust_lb_policy_on() ? rust_lb_##name##_policy args : rust_lb_##name args)
