@@ -123,6 +123,13 @@ while [ $i -lt 20 ] && ! log_new | grep -q 'policy out_of_range detached'; do
 	run_load over
 	i=$((i + 1))
 done
+# The log line comes first; the detach (the static calls pointed back,
+# a grace period waited for) and its count after it.
+i=0
+while [ $i -lt 50 ] && [ "$(counter policy_detached)" = 0 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
 rejected=$(counter policy_rejected)
 detached=$(counter policy_detached)
 lines=$(log_new | grep -c 'policy out_of_range detached')
