@@ -41,8 +41,9 @@ enum rust_lb_decision {
  * rust_lb_<name>, shown as "<name>".  After them, per decision, the checks
  * of RUST_LB_VERIFY (RUST_LB_VERIFY_CHECKS + decision, shown as
  * "verify_checks_<name>") and its mismatches (RUST_LB_VERIFY_MISMATCHES +
- * decision, "verify_mismatches_<name>").  The Rust side gets the enum
- * through bindgen.
+ * decision, "verify_mismatches_<name>"), and a policy module's answers
+ * out of range (RUST_LB_POLICY_REJECTED + decision,
+ * "policy_rejected_<name>").  The Rust side gets the enum through bindgen.
  */
 enum rust_lb_counter {
 #define RUST_LB_COUNTER(name) rust_lb_##name,
@@ -50,7 +51,8 @@ enum rust_lb_counter {
 #undef RUST_LB_COUNTER
 	RUST_LB_VERIFY_CHECKS,
 	RUST_LB_VERIFY_MISMATCHES = RUST_LB_VERIFY_CHECKS + RUST_LB_NR_DECISIONS,
-	RUST_LB_NR_COUNTERS = RUST_LB_VERIFY_MISMATCHES + RUST_LB_NR_DECISIONS,
+	RUST_LB_POLICY_REJECTED = RUST_LB_VERIFY_MISMATCHES + RUST_LB_NR_DECISIONS,
+	RUST_LB_NR_COUNTERS = RUST_LB_POLICY_REJECTED + RUST_LB_NR_DECISIONS,
 };
 
 /*
@@ -97,6 +99,25 @@ static_assert(RUST_LB_NR_FLAGS <= 32, "more flags than struct rust_lb_flags hold
 
 /* Whether @flags has RUST_LB_F_<name> (a bit number) set. */
 #define rust_lb_flag_set(flags, name)	((flags).bits & (1U << RUST_LB_F_##name))
+
+/*
+ * The inputs of the decisions of fair.c's own code that a policy module
+ * may take over (RUST_LB_HOOK() in rust_lb_decisions.h): struct
+ * rust_lb_in_<name>, what the stock rule reads, as plain values.
+ */
+#define RUST_LB_INPUTS
+#include "rust_lb_decisions.h"
+#undef RUST_LB_INPUTS
+
+/*
+ * The CPUs a decision's CPU answer must be among (and active, and in
+ * range): the task's or the balance's allowed CPUs, and those the
+ * decision chooses within (a group's span, or cpu_active_mask).
+ */
+struct rust_lb_cpus {
+	const struct cpumask *allowed;
+	const struct cpumask *within;
+};
 
 /*
  * Implemented in Rust: kernel/sched/rust_lb/sched_lb.rs.  Declared
@@ -156,6 +177,22 @@ DECLARE_STATIC_KEY_FALSE(rust_lb_policy_key);
 	DECLARE_STATIC_KEY_FALSE(rust_lb_policy_##name##_key);
 #include "rust_lb_decisions.h"
 #undef RUST_LB_ANSWER
+/*
+ * Per decision of fair.c's own code (RUST_LB_HOOK()): on while
+ * RUST_LB is and the registered policy answers it or RUST_LB_VERIFY is on
+ * (rust_lb/policy.c), and the shim then asks rust_lb_ask_<name>().
+ * sched_feat_write() tells the keys a feature changed, with the CPU
+ * hotplug lock read-held.
+ */
+#define RUST_LB_HOOK(name, ...)						\
+	DECLARE_STATIC_KEY_FALSE(rust_lb_hook_##name##_key);
+#include "rust_lb_decisions.h"
+#undef RUST_LB_HOOK
+#ifdef CONFIG_SCHED_RUST_LB_POLICY
+void sched_rust_lb_features_changed(void);
+#else
+static inline void sched_rust_lb_features_changed(void) { }
+#endif
 int rust_lb_policy_register(struct rust_lb_policy *policy);
 void rust_lb_policy_unregister(struct rust_lb_policy *policy);
 void rust_lb_policy_reject(enum rust_lb_decision decision);
@@ -192,6 +229,20 @@ struct rust_lb_imbalance;
 	rtype __rust_lb_cold_cc rust_lb_builtin_##name(const void *input);
 #include "rust_lb_decisions.h"
 #undef RUST_LB_ANSWER
+/*
+ * The decisions of fair.c's own code: the built-in answers (policy.rs),
+ * the default targets of their static calls (rust_lb/policy.c), and what
+ * a shim asks (rust_lb/verify.c): the static call's answer, checked, and
+ * compared with the twin under RUST_LB_VERIFY.
+ */
+#define RUST_LB_HOOK(name, rtype)					\
+	rtype __rust_lb_cold_cc						\
+	rust_lb_builtin_##name(const struct rust_lb_in_##name *in);	\
+	rtype __rust_lb_cold_cc						\
+	rust_lb_ask_##name(const struct rust_lb_in_##name *in,		\
+			   const struct rust_lb_cpus *cpus);
+#include "rust_lb_decisions.h"
+#undef RUST_LB_HOOK
 /* The depths alone, on the module path: for RUST_LB_VERIFY and the benchmark. */
 u32 __rust_lb_cold_cc rust_lb_ilb_scan_depth_policy(u32 nr_groups, u64 sum_util,
 						    u32 span_weight);
@@ -227,6 +278,25 @@ static inline struct rust_lb_flags rust_lb_flags(unsigned int bits)
 #define rust_lb_policy_on()						\
 	(IS_ENABLED(CONFIG_SCHED_RUST_LB_POLICY) &&			\
 	 static_branch_unlikely(&rust_lb_policy_key))
+
+/*
+ * A decision of fair.c's own code, one shape for all (RUST_LB_HOOK()):
+ *
+ *	r = <the stock C>;
+ *	if (rust_lb_hooked(name))
+ *		r = rust_lb_ask(name, cpus, .field = value, ...);
+ *
+ * or, where the stock C is a scan whose answer is an input, the stock C
+ * first and its answer among the fields.  One NOP while neither a policy
+ * module answers the decision nor RUST_LB_VERIFY is on; the input is
+ * filled only when the key is on.  @cpus is NULL, or the struct
+ * rust_lb_cpus that a CPU answer is checked against.
+ */
+#define rust_lb_hooked(name)						\
+	(IS_ENABLED(CONFIG_SCHED_RUST_LB_POLICY) &&			\
+	 static_branch_unlikely(&rust_lb_hook_##name##_key))
+#define rust_lb_ask(name, cpus, ...)					\
+	rust_lb_ask_##name(&(const struct rust_lb_in_##name){ __VA_ARGS__ }, cpus)
 
 /*
  * The shims' Rust decisions, one shape for all six (fair.c, core.c):

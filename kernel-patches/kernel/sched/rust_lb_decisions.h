@@ -28,6 +28,22 @@
  *			answer; "own" is a path that stores what it decides,
  *			whose check verify.c writes out
  *
+ *  RUST_LB_HOOK(name, rtype)
+ *			a decision of fair.c's own code that a policy module
+ *			may take over (rust/kernel/sched/policy.rs): the stock
+ *			C decides, and while a module answers it or
+ *			RUST_LB_VERIFY is on (rust_lb_hooked(name), one NOP
+ *			otherwise) the shim fills struct rust_lb_in_<name>
+ *			(with RUST_LB_INPUTS defined: what the stock rule
+ *			reads, as plain values; the Rust's math::<Name> has
+ *			its layout) and asks rust_lb_ask_<name>() (verify.c),
+ *			which calls the static call rust_lb_policy_<name>
+ *			(the module's answer, or the built-in one, the
+ *			stock rule in Rust), checks the answer with
+ *			rust_lb_valid_<name>() (with RUST_LB_VALID defined;
+ *			a CPU against struct rust_lb_cpus) and compares it
+ *			with the twin under RUST_LB_VERIFY
+ *
  * and, with RUST_LB_TWINS defined, the C twins: rust_lb_twin_<name>(),
  * deciding as the Rust built-in does on every input, with the feature's
  * position among the inputs.  They are the one C source of RUST_LB_VERIFY
@@ -66,6 +82,10 @@
 #ifndef RUST_LB_SHIM
 # define RUST_LB_SHIM(...)
 # define __RUST_LB_DEFAULT_SHIM
+#endif
+#ifndef RUST_LB_HOOK
+# define RUST_LB_HOOK(...)
+# define __RUST_LB_DEFAULT_HOOK
 #endif
 #if defined(RUST_LB_TWINS) && !defined(rust_lb_twin_count)
 # define rust_lb_twin_count(name)	((void)rust_lb_##name)
@@ -275,6 +295,345 @@ static __always_inline bool rust_lb_twin_serialize_try(struct rust_lb_flags flag
 }
 #endif
 
+/*
+ * The decisions of fair.c's own code that a module may take over
+ * (RUST_LB_HOOK).  Their twins are the stock C, over the input; where the
+ * stock rule is a scan of scheduler state, the input carries the stock
+ * scan's answer, and the twin is that.
+ */
+
+/* wake_wide(): whether a wakeup is too wide to consider an affine one. */
+RUST_LB_DECISION(wake_wide)
+RUST_LB_HOOK(wake_wide, bool)
+#ifdef RUST_LB_INPUTS
+struct rust_lb_in_wake_wide {
+	u32 waker_flips;
+	u32 wakee_flips;
+	u32 llc_size;
+};
+#endif
+#ifdef RUST_LB_TWINS
+static __always_inline bool rust_lb_twin_wake_wide(const struct rust_lb_in_wake_wide *in)
+{
+	u32 master = in->waker_flips, slave = in->wakee_flips, t;
+
+	if (master < slave) {
+		t = master;
+		master = slave;
+		slave = t;
+	}
+	return !(slave < in->llc_size || master < slave * in->llc_size);
+}
+#endif
+#ifdef RUST_LB_VALID
+static __always_inline bool rust_lb_valid_wake_wide(const struct rust_lb_in_wake_wide *in,
+						    bool ans, const struct rust_lb_cpus *cpus)
+{
+	return true;
+}
+#endif
+
+/*
+ * wake_affine(): whether the wakee goes to the waking CPU (true) or stays
+ * with its previous one, WA_IDLE's test then WA_WEIGHT's.
+ */
+RUST_LB_DECISION(wake_affine)
+RUST_LB_HOOK(wake_affine, bool)
+#ifdef RUST_LB_INPUTS
+struct rust_lb_in_wake_affine {
+	int this_cpu;
+	int prev_cpu;
+	bool sync;
+	bool wa_idle;
+	bool wa_weight;
+	bool wa_bias;
+	bool this_idle;
+	bool prev_idle;
+	bool share_cache;
+	u32 this_nr_running;
+	u32 imbalance_pct;
+	u64 this_load;
+	u64 prev_load;
+	u64 task_load;
+	u64 current_load;
+	u64 this_capacity;
+	u64 prev_capacity;
+};
+#endif
+#ifdef RUST_LB_TWINS
+/* 1: this CPU, 0: the previous one, -1: undecided. */
+static __always_inline int rust_lb_twin_wake_affine_idle(const struct rust_lb_in_wake_affine *in)
+{
+	if (in->this_idle && in->share_cache)
+		return in->prev_idle ? 0 : 1;
+	if (in->sync && in->this_nr_running == 1)
+		return 1;
+	if (in->prev_idle)
+		return 0;
+	return -1;
+}
+
+static __always_inline int rust_lb_twin_wake_affine_weight(const struct rust_lb_in_wake_affine *in)
+{
+	s64 this_eff_load = in->this_load, prev_eff_load;
+
+	if (in->sync) {
+		if (in->current_load > this_eff_load)
+			return 1;
+		this_eff_load -= in->current_load;
+	}
+	this_eff_load += in->task_load;
+	if (in->wa_bias)
+		this_eff_load *= 100;
+	this_eff_load *= in->prev_capacity;
+	prev_eff_load = in->prev_load;
+	prev_eff_load -= in->task_load;
+	if (in->wa_bias)
+		prev_eff_load *= 100 + (in->imbalance_pct - 100) / 2;
+	prev_eff_load *= in->this_capacity;
+	if (in->sync)
+		prev_eff_load += 1;
+	return this_eff_load < prev_eff_load ? 1 : -1;
+}
+
+static __always_inline bool rust_lb_twin_wake_affine(const struct rust_lb_in_wake_affine *in)
+{
+	int target = -1;
+
+	if (in->wa_idle)
+		target = rust_lb_twin_wake_affine_idle(in);
+	if (in->wa_weight && target == -1)
+		target = rust_lb_twin_wake_affine_weight(in);
+	return target == 1;
+}
+#endif
+#ifdef RUST_LB_VALID
+static __always_inline bool rust_lb_valid_wake_affine(const struct rust_lb_in_wake_affine *in,
+						      bool ans, const struct rust_lb_cpus *cpus)
+{
+	return true;
+}
+#endif
+
+/*
+ * select_idle_sibling(): the CPU a wakeup goes to.  A CPU the task may
+ * run on, active, and not out of range.
+ */
+RUST_LB_DECISION(select_idle_sibling)
+RUST_LB_HOOK(select_idle_sibling, int)
+#ifdef RUST_LB_INPUTS
+struct rust_lb_in_select_idle_sibling {
+	int prev;
+	int target;
+	int this_cpu;
+	int stock;
+};
+#endif
+#ifdef RUST_LB_TWINS
+static __always_inline int
+rust_lb_twin_select_idle_sibling(const struct rust_lb_in_select_idle_sibling *in)
+{
+	return in->stock;
+}
+#endif
+#ifdef RUST_LB_VALID
+static __always_inline bool
+rust_lb_valid_select_idle_sibling(const struct rust_lb_in_select_idle_sibling *in, int ans,
+				  const struct rust_lb_cpus *cpus)
+{
+	return rust_lb_cpu_valid(ans, cpus);
+}
+#endif
+
+/*
+ * can_migrate_task(), once the task could move (allowed there, not
+ * running, not an active balance): whether its cache hotness lets it.
+ */
+RUST_LB_DECISION(can_migrate_task)
+RUST_LB_HOOK(can_migrate_task, bool)
+#ifdef RUST_LB_INPUTS
+struct rust_lb_in_can_migrate_task {
+	int locality;
+	int hot;
+	u32 nr_balance_failed;
+	u32 cache_nice_tries;
+	u32 idle;
+	s64 exec_age_ns;
+	s64 migration_cost_ns;
+};
+#endif
+#ifdef RUST_LB_TWINS
+static __always_inline bool
+rust_lb_twin_can_migrate_task(const struct rust_lb_in_can_migrate_task *in)
+{
+	return in->hot <= 0 || in->nr_balance_failed > in->cache_nice_tries;
+}
+#endif
+#ifdef RUST_LB_VALID
+static __always_inline bool
+rust_lb_valid_can_migrate_task(const struct rust_lb_in_can_migrate_task *in, bool ans,
+			       const struct rust_lb_cpus *cpus)
+{
+	return true;
+}
+#endif
+
+/*
+ * sched_balance_find_src_rq(): the busiest runqueue's CPU, or -1 for none.
+ * A CPU of the busiest group the balance may pull from, never the
+ * balancing CPU.
+ */
+RUST_LB_DECISION(find_busiest_queue)
+RUST_LB_HOOK(find_busiest_queue, int)
+#ifdef RUST_LB_INPUTS
+struct rust_lb_in_find_busiest_queue {
+	int stock;
+	int dst_cpu;
+	u32 migration_type;
+	u32 group_weight;
+	s64 imbalance;
+};
+#endif
+#ifdef RUST_LB_TWINS
+static __always_inline int
+rust_lb_twin_find_busiest_queue(const struct rust_lb_in_find_busiest_queue *in)
+{
+	return in->stock;
+}
+#endif
+#ifdef RUST_LB_VALID
+static __always_inline bool
+rust_lb_valid_find_busiest_queue(const struct rust_lb_in_find_busiest_queue *in, int ans,
+				 const struct rust_lb_cpus *cpus)
+{
+	return ans == -1 || (ans != in->dst_cpu && rust_lb_cpu_valid(ans, cpus));
+}
+#endif
+
+/*
+ * sched_balance_rq(): detach_tasks()'s budget, env->loop_max.  At most
+ * the busiest runqueue's tasks, and at least one if it has any.
+ */
+RUST_LB_DECISION(detach_tasks)
+RUST_LB_HOOK(detach_tasks, u32)
+#ifdef RUST_LB_INPUTS
+struct rust_lb_in_detach_tasks {
+	u32 nr_migrate;
+	u32 nr_running;
+};
+#endif
+#ifdef RUST_LB_TWINS
+static __always_inline u32 rust_lb_twin_detach_tasks(const struct rust_lb_in_detach_tasks *in)
+{
+	return in->nr_migrate < in->nr_running ? in->nr_migrate : in->nr_running;
+}
+#endif
+#ifdef RUST_LB_VALID
+static __always_inline bool rust_lb_valid_detach_tasks(const struct rust_lb_in_detach_tasks *in,
+						       u32 ans, const struct rust_lb_cpus *cpus)
+{
+	return ans <= in->nr_running && (ans || !in->nr_running);
+}
+#endif
+
+/*
+ * get_sd_balance_interval(): jiffies to a domain's next balance, from 1
+ * to max_load_balance_interval.
+ */
+RUST_LB_DECISION(balance_interval)
+RUST_LB_HOOK(balance_interval, u64)
+#ifdef RUST_LB_INPUTS
+struct rust_lb_in_balance_interval {
+	u32 interval_ms;
+	u32 busy_factor;
+	bool busy;
+	u64 interval;
+	u64 max_interval;
+};
+#endif
+#ifdef RUST_LB_TWINS
+static __always_inline u64
+rust_lb_twin_balance_interval(const struct rust_lb_in_balance_interval *in)
+{
+	u64 interval = in->interval ?: 1;
+
+	return interval > in->max_interval ? in->max_interval : interval;
+}
+#endif
+#ifdef RUST_LB_VALID
+static __always_inline bool
+rust_lb_valid_balance_interval(const struct rust_lb_in_balance_interval *in, u64 ans,
+			       const struct rust_lb_cpus *cpus)
+{
+	return ans >= 1 && ans <= (in->max_interval ?: 1);
+}
+#endif
+
+/*
+ * sched_balance_newidle(), per domain: whether a newly idle CPU balances
+ * this domain (true) or stops.
+ */
+RUST_LB_DECISION(newidle_domain)
+RUST_LB_HOOK(newidle_domain, bool)
+#ifdef RUST_LB_INPUTS
+struct rust_lb_in_newidle_domain {
+	u64 avg_idle_ns;
+	u64 curr_cost_ns;
+	u64 max_newidle_lb_cost_ns;
+	int level;
+};
+#endif
+#ifdef RUST_LB_TWINS
+static __always_inline bool
+rust_lb_twin_newidle_domain(const struct rust_lb_in_newidle_domain *in)
+{
+	return !(in->avg_idle_ns < in->curr_cost_ns + in->max_newidle_lb_cost_ns);
+}
+#endif
+#ifdef RUST_LB_VALID
+static __always_inline bool
+rust_lb_valid_newidle_domain(const struct rust_lb_in_newidle_domain *in, bool ans,
+			     const struct rust_lb_cpus *cpus)
+{
+	return true;
+}
+#endif
+
+/*
+ * nohz_balancer_kick(), past its early exits: the NOHZ_*_KICK flags of the
+ * kick, 0 for none.  Only those flags.
+ */
+RUST_LB_DECISION(nohz_balancer_kick)
+RUST_LB_HOOK(nohz_balancer_kick, u32)
+#ifdef RUST_LB_INPUTS
+struct rust_lb_in_nohz_balancer_kick {
+	u32 stock;
+	u32 nr_running;
+	u32 cfs_nr_running;
+	u32 nohz_idle_cpus;
+	bool due;
+};
+#endif
+#ifdef RUST_LB_TWINS
+static __always_inline u32
+rust_lb_twin_nohz_balancer_kick(const struct rust_lb_in_nohz_balancer_kick *in)
+{
+	return in->stock;
+}
+#endif
+#ifdef RUST_LB_VALID
+static __always_inline bool
+rust_lb_valid_nohz_balancer_kick(const struct rust_lb_in_nohz_balancer_kick *in, u32 ans,
+				 const struct rust_lb_cpus *cpus)
+{
+#ifdef NOHZ_KICK_MASK
+	return !(ans & ~NOHZ_KICK_MASK);
+#else
+	return !ans;
+#endif
+}
+#endif
+
 #ifdef __RUST_LB_DEFAULT_FLAG
 # undef RUST_LB_FLAG
 # undef __RUST_LB_DEFAULT_FLAG
@@ -290,4 +649,8 @@ static __always_inline bool rust_lb_twin_serialize_try(struct rust_lb_flags flag
 #ifdef __RUST_LB_DEFAULT_SHIM
 # undef RUST_LB_SHIM
 # undef __RUST_LB_DEFAULT_SHIM
+#endif
+#ifdef __RUST_LB_DEFAULT_HOOK
+# undef RUST_LB_HOOK
+# undef __RUST_LB_DEFAULT_HOOK
 #endif

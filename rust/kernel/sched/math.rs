@@ -705,6 +705,332 @@ impl Serialize {
     }
 }
 
+// The decisions a policy module may take over from fair.c's own code (the
+// wakeup's CPU choice, migration, the busiest queue, the balance interval,
+// the newidle gate, the nohz kick).  Their inputs are `#[repr(C)]`: the
+// scheduler fills the C struct of the same name (`struct rust_lb_in_<name>`
+// in `kernel/sched/rust_lb_decisions.h`, whose layout the kernel crate
+// checks against these at build time) and hands a policy a reference to it.
+// Where the stock rule is a scan of scheduler state (the idle sibling, the
+// busiest queue, the nohz kick), the input carries the stock scan's answer,
+// `stock`, and the built-in answer is that.
+
+/// The inputs of `wake_wide()`: whether a wakeup is "wide" (the waker and
+/// wakee flip between more partners than the LLC has CPUs), so that
+/// `select_task_rq_fair()` does not consider an affine wakeup.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WakeWide {
+    /// `current->wakee_flips`.
+    pub waker_flips: u32,
+    /// `p->wakee_flips`.
+    pub wakee_flips: u32,
+    /// `sd_llc_size` of the waking CPU.
+    pub llc_size: u32,
+}
+
+impl WakeWide {
+    /// The stock rule: the smaller flip count reaches the LLC size and the
+    /// larger reaches that many times it (a product that wraps in `unsigned
+    /// int`, as in C).
+    #[inline]
+    pub fn builtin(&self) -> bool {
+        let (master, slave) = if self.waker_flips < self.wakee_flips {
+            (self.wakee_flips, self.waker_flips)
+        } else {
+            (self.waker_flips, self.wakee_flips)
+        };
+        !(slave < self.llc_size || master < slave.wrapping_mul(self.llc_size))
+    }
+}
+
+/// The inputs of `wake_affine()`: whether the wakee runs on the waking CPU
+/// (`this_cpu`) rather than where it ran last (`prev_cpu`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WakeAffine {
+    /// The waking CPU.
+    pub this_cpu: i32,
+    /// The CPU the wakee last ran on.
+    pub prev_cpu: i32,
+    /// A synchronous wakeup (`WF_SYNC`, the waker about to sleep).
+    pub sync: bool,
+    /// The WA_IDLE feature.
+    pub wa_idle: bool,
+    /// The WA_WEIGHT feature.
+    pub wa_weight: bool,
+    /// The WA_BIAS feature.
+    pub wa_bias: bool,
+    /// `available_idle_cpu(this_cpu)`.
+    pub this_idle: bool,
+    /// `available_idle_cpu(prev_cpu)`.
+    pub prev_idle: bool,
+    /// `cpus_share_cache(this_cpu, prev_cpu)`.
+    pub share_cache: bool,
+    /// Tasks on `this_cpu` less its delayed-dequeue ones.
+    pub this_nr_running: u32,
+    /// The domain's `imbalance_pct`.
+    pub imbalance_pct: u32,
+    /// `cpu_load()` of `this_cpu`.
+    pub this_load: u64,
+    /// `cpu_load()` of `prev_cpu`.
+    pub prev_load: u64,
+    /// `task_h_load()` of the wakee.
+    pub task_load: u64,
+    /// `task_h_load(current)` (read for a synchronous wakeup only).
+    pub current_load: u64,
+    /// `capacity_of(this_cpu)`.
+    pub this_capacity: u64,
+    /// `capacity_of(prev_cpu)`.
+    pub prev_capacity: u64,
+}
+
+/// What one of `wake_affine()`'s tests concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Affine {
+    This,
+    Prev,
+    Undecided,
+}
+
+impl WakeAffine {
+    /// `wake_affine_idle()`.
+    fn idle(&self) -> Affine {
+        if self.this_idle && self.share_cache {
+            return if self.prev_idle {
+                Affine::Prev
+            } else {
+                Affine::This
+            };
+        }
+        if self.sync && self.this_nr_running == 1 {
+            return Affine::This;
+        }
+        if self.prev_idle {
+            return Affine::Prev;
+        }
+        Affine::Undecided
+    }
+
+    /// `wake_affine_weight()`, in the C's 64-bit arithmetic, wrapping as
+    /// the kernel's (`-fno-strict-overflow`) does.
+    fn weight(&self) -> Affine {
+        let mut this_eff = self.this_load as i64;
+        if self.sync {
+            // `unsigned long > s64` compares as unsigned.
+            if self.current_load > this_eff as u64 {
+                return Affine::This;
+            }
+            this_eff = this_eff.wrapping_sub(self.current_load as i64);
+        }
+        this_eff = this_eff.wrapping_add(self.task_load as i64);
+        if self.wa_bias {
+            this_eff = this_eff.wrapping_mul(100);
+        }
+        this_eff = this_eff.wrapping_mul(self.prev_capacity as i64);
+        let mut prev_eff = (self.prev_load as i64).wrapping_sub(self.task_load as i64);
+        if self.wa_bias {
+            let bias = 100u32.wrapping_add(self.imbalance_pct.wrapping_sub(100) / 2);
+            prev_eff = prev_eff.wrapping_mul(i64::from(bias));
+        }
+        prev_eff = prev_eff.wrapping_mul(self.this_capacity as i64);
+        if self.sync {
+            prev_eff = prev_eff.wrapping_add(1);
+        }
+        if this_eff < prev_eff {
+            Affine::This
+        } else {
+            Affine::Undecided
+        }
+    }
+
+    /// The stock rule: WA_IDLE's test, then WA_WEIGHT's if that did not
+    /// decide; affine only when one chose `this_cpu`.
+    #[inline]
+    pub fn builtin(&self) -> bool {
+        let mut target = Affine::Undecided;
+        if self.wa_idle {
+            target = self.idle();
+        }
+        if self.wa_weight && target == Affine::Undecided {
+            target = self.weight();
+        }
+        target == Affine::This
+    }
+}
+
+/// The inputs of `select_idle_sibling()`: the CPU a wakeup goes to.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SelectIdleSibling {
+    /// The CPU the wakee last ran on.
+    pub prev: i32,
+    /// The CPU the wakeup targets (the waker's after an affine wakeup).
+    pub target: i32,
+    /// The waking CPU.
+    pub this_cpu: i32,
+    /// The stock scan's choice.
+    pub stock: i32,
+}
+
+impl SelectIdleSibling {
+    /// The stock scan's choice.
+    #[inline]
+    pub fn builtin(&self) -> i32 {
+        self.stock
+    }
+}
+
+/// The inputs of `can_migrate_task()` once a task could move (allowed on
+/// the destination, not running, not an active balance): whether its cache
+/// hotness keeps it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CanMigrateTask {
+    /// `migrate_degrades_locality()`: 1 worse, 0 better, -1 no matter.
+    pub locality: i32,
+    /// The task is cache-hot: `locality` if it matters, else `task_hot()`.
+    pub hot: i32,
+    /// The domain's `nr_balance_failed`.
+    pub nr_balance_failed: u32,
+    /// The domain's `cache_nice_tries`.
+    pub cache_nice_tries: u32,
+    /// The balance's `enum cpu_idle_type`.
+    pub idle: u32,
+    /// Nanoseconds since the task last ran (`rq_clock_task` less `exec_start`).
+    pub exec_age_ns: i64,
+    /// `sysctl_sched_migration_cost`, in nanoseconds.
+    pub migration_cost_ns: i64,
+}
+
+impl CanMigrateTask {
+    /// The stock rule: a task that is not hot moves, and so does a hot one
+    /// once the domain failed to balance more often than its tries.
+    #[inline]
+    pub fn builtin(&self) -> bool {
+        self.hot <= 0 || self.nr_balance_failed > self.cache_nice_tries
+    }
+}
+
+/// The inputs of `sched_balance_find_src_rq()`: the busiest runqueue of the
+/// busiest group.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FindBusiestQueue {
+    /// The stock scan's CPU, -1 for none.
+    pub stock: i32,
+    /// The balancing CPU.
+    pub dst_cpu: i32,
+    /// The balance's `enum migration_type`.
+    pub migration_type: u32,
+    /// CPUs in the busiest group.
+    pub group_weight: u32,
+    /// What the balance wants to move (`env->imbalance`).
+    pub imbalance: i64,
+}
+
+impl FindBusiestQueue {
+    /// The stock scan's CPU.
+    #[inline]
+    pub fn builtin(&self) -> i32 {
+        self.stock
+    }
+}
+
+/// The inputs of `detach_tasks()`'s budget (`env->loop_max`): how many
+/// tasks of the busiest runqueue a balance looks at.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DetachTasks {
+    /// `sysctl_sched_nr_migrate`.
+    pub nr_migrate: u32,
+    /// Tasks on the busiest runqueue.
+    pub nr_running: u32,
+}
+
+impl DetachTasks {
+    /// The stock rule: the sysctl, at most the runqueue's tasks.
+    #[inline]
+    pub fn builtin(&self) -> u32 {
+        self.nr_migrate.min(self.nr_running)
+    }
+}
+
+/// The inputs of `get_sd_balance_interval()`: jiffies until a domain's
+/// next periodic balance.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BalanceInterval {
+    /// The domain's `balance_interval`, in milliseconds.
+    pub interval_ms: u32,
+    /// The domain's `busy_factor`.
+    pub busy_factor: u32,
+    /// The CPU is busy (the interval is stretched by `busy_factor`).
+    pub busy: bool,
+    /// The stock interval in jiffies, before the clamp.
+    pub interval: u64,
+    /// `max_load_balance_interval`, in jiffies.
+    pub max_interval: u64,
+}
+
+impl BalanceInterval {
+    /// The stock rule: `interval`, clamped to 1 and `max_interval`.
+    #[inline]
+    pub fn builtin(&self) -> u64 {
+        self.interval.max(1).min(self.max_interval)
+    }
+}
+
+/// The inputs of `sched_balance_newidle()`'s per-domain gate: whether a
+/// newly idle CPU balances the next domain up or stops.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NewidleDomain {
+    /// `this_rq->avg_idle`, in nanoseconds.
+    pub avg_idle_ns: u64,
+    /// What the domains below cost this time, in nanoseconds.
+    pub curr_cost_ns: u64,
+    /// The domain's `max_newidle_lb_cost`, in nanoseconds.
+    pub max_newidle_lb_cost_ns: u64,
+    /// The domain's level.
+    pub level: i32,
+}
+
+impl NewidleDomain {
+    /// The stock rule: balance while the expected idle time covers what
+    /// balancing so far cost plus the domain's worst cost (a sum that
+    /// wraps, as in C).
+    #[inline]
+    pub fn builtin(&self) -> bool {
+        self.avg_idle_ns >= self.curr_cost_ns.wrapping_add(self.max_newidle_lb_cost_ns)
+    }
+}
+
+/// The inputs of `nohz_balancer_kick()`, once it got past its early exits:
+/// the `NOHZ_*_KICK` flags of the idle-load-balancer kick (0: no kick).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NohzBalancerKick {
+    /// The stock rule's flags.
+    pub stock: u32,
+    /// Tasks on this runqueue.
+    pub nr_running: u32,
+    /// Fair tasks on this runqueue (`cfs.h_nr_queued`).
+    pub cfs_nr_running: u32,
+    /// CPUs in nohz idle.
+    pub nohz_idle_cpus: u32,
+    /// The next nohz balance is due.
+    pub due: bool,
+}
+
+impl NohzBalancerKick {
+    /// The stock rule's flags.
+    #[inline]
+    pub fn builtin(&self) -> u32 {
+        self.stock
+    }
+}
+
 // Host tests beside the arithmetic they test: `cargo test` of
 // `tools/lb-math` compiles this module, the kernel build never does
 // (`cfg(test)` is off there).  A mechanism's decision and its tests can so

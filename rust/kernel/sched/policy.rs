@@ -62,7 +62,11 @@ use crate::{
     error::{to_result, Error},
     init::{self, PinInit},
     prelude::*,
-    sched::math::{IlbScan, Imbalance, Newidle, Serialize, SisUtil, Spare, TtwuQueue},
+    sched::math::{
+        BalanceInterval, CanMigrateTask, DetachTasks, FindBusiestQueue, IlbScan, Imbalance,
+        Newidle, NewidleDomain, NohzBalancerKick, SelectIdleSibling, Serialize, SisUtil, Spare,
+        TtwuQueue, WakeAffine, WakeWide,
+    },
     str::CStr,
     types::Opaque,
 };
@@ -111,6 +115,59 @@ pub trait Policy: 'static {
 
     /// Whether to try `sched_balance_running` for a serialized domain.
     fn serialize_try(input: &Serialize) -> bool {
+        input.builtin()
+    }
+
+    /// `wake_wide()`: whether a wakeup is too wide for an affine one.
+    fn wake_wide(input: &WakeWide) -> bool {
+        input.builtin()
+    }
+
+    /// `wake_affine()`: whether the wakee goes to the waking CPU (`true`)
+    /// or stays with its previous CPU.
+    fn wake_affine(input: &WakeAffine) -> bool {
+        input.builtin()
+    }
+
+    /// `select_idle_sibling()`: the CPU the wakee runs on (one it may run
+    /// on, and active).
+    fn select_idle_sibling(input: &SelectIdleSibling) -> i32 {
+        input.builtin()
+    }
+
+    /// `can_migrate_task()`: whether a task that could move may, given its
+    /// cache hotness.
+    fn can_migrate_task(input: &CanMigrateTask) -> bool {
+        input.builtin()
+    }
+
+    /// `sched_balance_find_src_rq()`: the CPU of the busiest group to pull
+    /// from (one the balance may pull from, never the balancing CPU), or -1
+    /// for none.
+    fn find_busiest_queue(input: &FindBusiestQueue) -> i32 {
+        input.builtin()
+    }
+
+    /// `detach_tasks()`'s budget: how many tasks of the busiest runqueue a
+    /// balance looks at (1 to its tasks).
+    fn detach_tasks(input: &DetachTasks) -> u32 {
+        input.builtin()
+    }
+
+    /// `get_sd_balance_interval()`: jiffies to the domain's next balance
+    /// (1 to `max_interval`).
+    fn balance_interval(input: &BalanceInterval) -> u64 {
+        input.builtin()
+    }
+
+    /// `sched_balance_newidle()`, per domain: whether to balance it.
+    fn newidle_domain(input: &NewidleDomain) -> bool {
+        input.builtin()
+    }
+
+    /// `nohz_balancer_kick()`: the `NOHZ_*_KICK` flags of the kick, 0 for
+    /// none (those flags only).
+    fn nohz_balancer_kick(input: &NohzBalancerKick) -> u32 {
         input.builtin()
     }
 }
@@ -208,7 +265,45 @@ pub mod decide {
     /// target; the answer function of a policy type; and `answers`, the
     /// table a registration hands to the scheduler.
     macro_rules! decisions {
-        ($($(#[$doc:meta])* $name:ident($in:ty) -> $out:ty, $valid:expr;)*) => {
+        (
+            seam { $($(#[$doc:meta])* $name:ident($in:ty) -> $out:ty, $valid:expr;)* }
+            hooks {
+                $($(#[$hdoc:meta])* $hook:ident($hin:ident { $($field:ident),* $(,)? })
+                  -> $hout:ty;)*
+            }
+        ) => {
+            $(crate::macros::paste! {
+                // The input is the C's struct rust_lb_in_<name>, which the
+                // scheduler fills and this reads: the same fields, of the
+                // same types (the conversion below names each once, and
+                // its type must match), at the same offsets, and no more.
+                const _: () = {
+                    type C = bindings::[<rust_lb_in_ $hook>];
+                    #[allow(dead_code)]
+                    fn same_fields(c: C) -> $hin {
+                        $hin { $($field: c.$field),* }
+                    }
+                    assert!(core::mem::size_of::<$hin>() == core::mem::size_of::<C>());
+                    assert!(core::mem::align_of::<$hin>() == core::mem::align_of::<C>());
+                    $(assert!(
+                        core::mem::offset_of!($hin, $field) == core::mem::offset_of!(C, $field)
+                    );)*
+                };
+
+                $(#[$hdoc])*
+                #[doc = "The built-in answer: the static call's target while no policy answers."]
+                #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
+                #[no_mangle]
+                pub extern "rust-cold" fn [<rust_lb_builtin_ $hook>](input: &$hin) -> $hout {
+                    input.builtin()
+                }
+
+                #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
+                extern "rust-cold" fn [<answer_ $hook>]<P: Policy>(input: &$hin) -> $hout {
+                    P::$hook(input)
+                }
+            })*
+
             $(crate::macros::paste! {
                 #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
                 extern "rust-cold" {
@@ -287,12 +382,21 @@ pub mod decide {
                             f as *mut c_void;
                     }
                 })*
+                $(crate::macros::paste! {
+                    #[cfg(CONFIG_SCHED_RUST_LB_POLICY)]
+                    if P::[<HAS_ $hook:upper>] {
+                        let f: extern "rust-cold" fn(&$hin) -> $hout = [<answer_ $hook>]::<P>;
+                        answers[bindings::[<rust_lb_decision_rust_lb_decision_ $hook>] as usize] =
+                            f as *mut c_void;
+                    }
+                })*
                 answers
             }
         };
     }
 
     decisions! {
+      seam {
         /// ILB_UTIL's scan depth.
         ilb_scan_depth(IlbScan) -> u32, |i, d| i.valid(d);
         /// SIS_UTIL's scan depth.
@@ -305,5 +409,41 @@ pub mod decide {
         spare_imbalance(Spare) -> Imbalance, |i, imb| i.valid(imb);
         /// Whether to try `sched_balance_running`.
         serialize_try(Serialize) -> bool, |_, _| true;
+      }
+      hooks {
+        /// `wake_wide()`.
+        wake_wide(WakeWide { waker_flips, wakee_flips, llc_size }) -> bool;
+        /// `wake_affine()`.
+        wake_affine(WakeAffine {
+            this_cpu, prev_cpu, sync, wa_idle, wa_weight, wa_bias, this_idle, prev_idle,
+            share_cache, this_nr_running, imbalance_pct, this_load, prev_load, task_load,
+            current_load, this_capacity, prev_capacity,
+        }) -> bool;
+        /// `select_idle_sibling()`.
+        select_idle_sibling(SelectIdleSibling { prev, target, this_cpu, stock }) -> i32;
+        /// `can_migrate_task()`.
+        can_migrate_task(CanMigrateTask {
+            locality, hot, nr_balance_failed, cache_nice_tries, idle, exec_age_ns,
+            migration_cost_ns,
+        }) -> bool;
+        /// `sched_balance_find_src_rq()`.
+        find_busiest_queue(FindBusiestQueue {
+            stock, dst_cpu, migration_type, group_weight, imbalance,
+        }) -> i32;
+        /// `detach_tasks()`'s budget.
+        detach_tasks(DetachTasks { nr_migrate, nr_running }) -> u32;
+        /// `get_sd_balance_interval()`.
+        balance_interval(BalanceInterval {
+            interval_ms, busy_factor, busy, interval, max_interval,
+        }) -> u64;
+        /// `sched_balance_newidle()`'s per-domain gate.
+        newidle_domain(NewidleDomain {
+            avg_idle_ns, curr_cost_ns, max_newidle_lb_cost_ns, level,
+        }) -> bool;
+        /// `nohz_balancer_kick()`.
+        nohz_balancer_kick(NohzBalancerKick {
+            stock, nr_running, cfs_nr_running, nohz_idle_cpus, due,
+        }) -> u32;
+      }
     }
 }

@@ -18,8 +18,10 @@ module! {
     license: "GPL",
 }
 
-/// The policy: scan depths past the domain and an imbalance of a kind
-/// this case never computes.
+/// The policy: scan depths past the domain, an imbalance of a kind this
+/// case never computes, CPUs that do not exist or may not be chosen, a
+/// budget past the runqueue's tasks, an interval of 0 and a kick flag that
+/// does not exist.  (The yes/no decisions have no answer out of range.)
 struct OutOfRange;
 
 #[vtable]
@@ -39,6 +41,29 @@ impl policy::Policy for OutOfRange {
             migration_type: math::MigrationType::Load,
             imbalance: u64::MAX,
         }
+    }
+
+    fn select_idle_sibling(_input: &math::SelectIdleSibling) -> i32 {
+        // No such CPU.
+        i32::MAX
+    }
+
+    fn find_busiest_queue(input: &math::FindBusiestQueue) -> i32 {
+        // The balancing CPU itself, never the busiest.
+        input.dst_cpu
+    }
+
+    fn detach_tasks(input: &math::DetachTasks) -> u32 {
+        input.nr_running.saturating_add(1)
+    }
+
+    fn balance_interval(_input: &math::BalanceInterval) -> u64 {
+        0
+    }
+
+    fn nohz_balancer_kick(_input: &math::NohzBalancerKick) -> u32 {
+        // No kick flag.
+        1 << 31
     }
 }
 

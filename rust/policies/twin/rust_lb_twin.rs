@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! A policy module that answers two decisions as the built-in helpers do,
-//! written out again here: the same-LLC wakelist condition and the newidle
-//! skip.
-//!
+//! A policy module that answers every decision as the built-in helpers and
+//! the stock C do, written out again here.
+
 //! With `RUST_LB_VERIFY` on, the scheduler compares each of its answers
 //! with the stock C; a correct twin shows no divergence
 //! (`verify_mismatches_<decision>` in `/sys/kernel/debug/sched/rust_lb`),
@@ -28,16 +27,26 @@ module! {
     type: TwinModule,
     name: "rust_lb_twin",
     author: "sched-rust-lb",
-    description: "Balancing policy: the built-in wakelist and newidle decisions, rewritten",
+    description: "Balancing policy: every built-in decision, rewritten",
     license: "GPL",
 }
 
-/// The policy: only the two decisions below; the others stay built-in.
+/// The policy: every decision, as stock.
 struct Twin;
 
 #[vtable]
 impl policy::Policy for Twin {
     const NAME: &'static CStr = c_str!("twin");
+
+    fn ilb_scan_depth(input: &math::IlbScan) -> u32 {
+        inside(|| math::ilb_scan_depth(input.nr_groups, input.sum_util, input.span_weight))
+    }
+
+    fn sis_util_scan(input: &math::SisUtil) -> u32 {
+        inside(|| {
+            math::sis_util_nr_idle_scan(input.sum_util, input.llc_weight, input.imbalance_pct)
+        })
+    }
 
     fn ttwu_queue_cond(input: &math::TtwuQueue) -> bool {
         // An idle wakee CPU takes the wakeup on its wakelist; without
@@ -52,6 +61,62 @@ impl policy::Policy for Twin {
             (input.rd_overload && !input.rd_overloaded)
                 || input.avg_idle_ns < input.max_newidle_lb_cost_ns
         })
+    }
+
+    fn spare_imbalance(input: &math::Spare) -> math::Imbalance {
+        inside(|| input.builtin())
+    }
+
+    fn serialize_try(input: &math::Serialize) -> bool {
+        inside(|| !input.serialize_due || input.due)
+    }
+
+    fn wake_wide(input: &math::WakeWide) -> bool {
+        // Both flip counts reach the LLC's size, and the larger reaches
+        // that many times the smaller.
+        inside(|| {
+            let lo = input.waker_flips.min(input.wakee_flips);
+            let hi = input.waker_flips.max(input.wakee_flips);
+            lo >= input.llc_size && hi >= lo.wrapping_mul(input.llc_size)
+        })
+    }
+
+    fn wake_affine(input: &math::WakeAffine) -> bool {
+        inside(|| input.builtin())
+    }
+
+    fn select_idle_sibling(input: &math::SelectIdleSibling) -> i32 {
+        inside(|| input.stock)
+    }
+
+    fn can_migrate_task(input: &math::CanMigrateTask) -> bool {
+        // Cold, or hot but the domain failed to balance too often.
+        inside(|| input.hot <= 0 || input.nr_balance_failed > input.cache_nice_tries)
+    }
+
+    fn find_busiest_queue(input: &math::FindBusiestQueue) -> i32 {
+        inside(|| input.stock)
+    }
+
+    fn detach_tasks(input: &math::DetachTasks) -> u32 {
+        inside(|| core::cmp::min(input.nr_migrate, input.nr_running))
+    }
+
+    fn balance_interval(input: &math::BalanceInterval) -> u64 {
+        inside(|| input.interval.max(1).min(input.max_interval))
+    }
+
+    fn newidle_domain(input: &math::NewidleDomain) -> bool {
+        inside(|| {
+            let cost = input
+                .curr_cost_ns
+                .wrapping_add(input.max_newidle_lb_cost_ns);
+            input.avg_idle_ns >= cost
+        })
+    }
+
+    fn nohz_balancer_kick(input: &math::NohzBalancerKick) -> u32 {
+        inside(|| input.stock)
     }
 }
 

@@ -425,6 +425,7 @@ const TWINS_PRELUDE: &str = r#"
 
 typedef uint64_t u64;
 typedef uint32_t u32;
+typedef int64_t s64;
 
 #ifndef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
@@ -475,6 +476,9 @@ enum rust_lb_flag {
 };
 #define rust_lb_flag_set(flags, name) ((flags).bits & (1U << RUST_LB_F_##name))
 
+#define RUST_LB_INPUTS
+#include "rust_lb_decisions.h"
+#undef RUST_LB_INPUTS
 #define RUST_LB_TWINS
 #include "rust_lb_decisions.h"
 "#;
@@ -542,6 +546,62 @@ int main(void)
 			rust_lb_twin_spare_imbalance(&env, &sds, v[0]);
 			printf("%d %ld\n", env.migration_type, env.imbalance);
 			(void)v[16];
+		} else if (!strcmp(op, "wide")) {
+			struct rust_lb_in_wake_wide in;
+
+			scanf("%u %u %u", &in.waker_flips, &in.wakee_flips, &in.llc_size);
+			printf("%d\n", rust_lb_twin_wake_wide(&in));
+		} else if (!strcmp(op, "affine")) {
+			struct rust_lb_in_wake_affine in;
+			unsigned long long v[17];
+			int i;
+
+			for (i = 0; i < 17; i++)
+				scanf("%llu", &v[i]);
+			in.this_cpu = v[0];
+			in.prev_cpu = v[1];
+			in.sync = v[2];
+			in.wa_idle = v[3];
+			in.wa_weight = v[4];
+			in.wa_bias = v[5];
+			in.this_idle = v[6];
+			in.prev_idle = v[7];
+			in.share_cache = v[8];
+			in.this_nr_running = v[9];
+			in.imbalance_pct = v[10];
+			in.this_load = v[11];
+			in.prev_load = v[12];
+			in.task_load = v[13];
+			in.current_load = v[14];
+			in.this_capacity = v[15];
+			in.prev_capacity = v[16];
+			printf("%d\n", rust_lb_twin_wake_affine(&in));
+		} else if (!strcmp(op, "migrate")) {
+			struct rust_lb_in_can_migrate_task in = { 0 };
+
+			scanf("%d %d %u %u", &in.locality, &in.hot, &in.nr_balance_failed,
+			      &in.cache_nice_tries);
+			printf("%d\n", rust_lb_twin_can_migrate_task(&in));
+		} else if (!strcmp(op, "detach")) {
+			struct rust_lb_in_detach_tasks in;
+
+			scanf("%u %u", &in.nr_migrate, &in.nr_running);
+			printf("%u\n", rust_lb_twin_detach_tasks(&in));
+		} else if (!strcmp(op, "interval")) {
+			struct rust_lb_in_balance_interval in = { 0 };
+
+			scanf("%llu %llu", &a, &b);
+			in.interval = a;
+			in.max_interval = b;
+			printf("%llu\n", (unsigned long long)rust_lb_twin_balance_interval(&in));
+		} else if (!strcmp(op, "nidom")) {
+			struct rust_lb_in_newidle_domain in = { 0 };
+
+			scanf("%llu %llu %llu", &a, &b, &c);
+			in.avg_idle_ns = a;
+			in.curr_cost_ns = b;
+			in.max_newidle_lb_cost_ns = c;
+			printf("%d\n", rust_lb_twin_newidle_domain(&in));
 		} else {
 			return 2;
 		}
@@ -561,7 +621,13 @@ fn twins_harness() -> Option<&'static PathBuf> {
         compile(
             "lb_math_c_twins",
             &source,
-            &["-Wall", "-Werror", "-Wno-unused-function", &include],
+            &[
+                "-Wall",
+                "-Werror",
+                "-Wno-unused-function",
+                "-fno-strict-overflow",
+                &include,
+            ],
         )
     })
     .as_ref()
@@ -690,6 +756,119 @@ fn twins_match_rust_everywhere() {
         );
         let imb = sp.builtin();
         want.push(format!("{} {}", imb.migration_type as u32, imb.imbalance));
+    }
+    let got = run(bin, &input);
+    assert_eq!(got.len(), want.len());
+    for ((got, want), line) in got.iter().zip(&want).zip(input.lines()) {
+        assert_eq!(got, want, "C twin and Rust differ on: {line}");
+    }
+}
+
+/// The decisions of fair.c's own code that a policy module may take over:
+/// each C twin (the stock rule over the input) decides as the Rust
+/// built-in does, on inputs from small to the types' edges, the 64-bit
+/// arithmetic of `wake_affine()` wrapping as the kernel's does.
+#[test]
+fn hook_twins_match_rust_everywhere() {
+    use lb_math::math::{
+        BalanceInterval, CanMigrateTask, DetachTasks, NewidleDomain, WakeAffine, WakeWide,
+    };
+
+    let Some(bin) = twins_harness() else { return };
+    let mut rng = Rng(0x5eed_0046);
+    let mut input = String::new();
+    let mut want = Vec::new();
+    let b = |rng: &mut Rng| rng.next() % 2 == 1;
+    let u32_ = |rng: &mut Rng, small: u64| rng.pick(small, u64::from(u32::MAX)) as u32;
+    for _ in 0..CASES {
+        let w = WakeWide {
+            waker_flips: u32_(&mut rng, 64),
+            wakee_flips: u32_(&mut rng, 64),
+            llc_size: u32_(&mut rng, 16),
+        };
+        input += &format!("wide {} {} {}\n", w.waker_flips, w.wakee_flips, w.llc_size);
+        want.push(u8::from(w.builtin()).to_string());
+
+        let a = WakeAffine {
+            this_cpu: 0,
+            prev_cpu: 1,
+            sync: b(&mut rng),
+            wa_idle: b(&mut rng),
+            wa_weight: b(&mut rng),
+            wa_bias: b(&mut rng),
+            this_idle: b(&mut rng),
+            prev_idle: b(&mut rng),
+            share_cache: b(&mut rng),
+            this_nr_running: u32_(&mut rng, 3),
+            imbalance_pct: u32_(&mut rng, 200),
+            this_load: rng.pick(1 << 12, u64::MAX),
+            prev_load: rng.pick(1 << 12, u64::MAX),
+            task_load: rng.pick(1 << 12, u64::MAX),
+            current_load: rng.pick(1 << 12, u64::MAX),
+            this_capacity: rng.pick(1 << 11, u64::MAX),
+            prev_capacity: rng.pick(1 << 11, u64::MAX),
+        };
+        input += &format!(
+            "affine {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}\n",
+            a.this_cpu,
+            a.prev_cpu,
+            u8::from(a.sync),
+            u8::from(a.wa_idle),
+            u8::from(a.wa_weight),
+            u8::from(a.wa_bias),
+            u8::from(a.this_idle),
+            u8::from(a.prev_idle),
+            u8::from(a.share_cache),
+            a.this_nr_running,
+            a.imbalance_pct,
+            a.this_load,
+            a.prev_load,
+            a.task_load,
+            a.current_load,
+            a.this_capacity,
+            a.prev_capacity,
+        );
+        want.push(u8::from(a.builtin()).to_string());
+
+        let m = CanMigrateTask {
+            locality: (rng.next() % 3) as i32 - 1,
+            hot: (rng.next() % 3) as i32 - 1,
+            nr_balance_failed: u32_(&mut rng, 8),
+            cache_nice_tries: u32_(&mut rng, 8),
+            ..Default::default()
+        };
+        input += &format!(
+            "migrate {} {} {} {}\n",
+            m.locality, m.hot, m.nr_balance_failed, m.cache_nice_tries
+        );
+        want.push(u8::from(m.builtin()).to_string());
+
+        let d = DetachTasks {
+            nr_migrate: u32_(&mut rng, 64),
+            nr_running: u32_(&mut rng, 64),
+        };
+        input += &format!("detach {} {}\n", d.nr_migrate, d.nr_running);
+        want.push(d.builtin().to_string());
+
+        let i = BalanceInterval {
+            interval: rng.pick(256, u64::MAX),
+            max_interval: rng.pick(256, u64::MAX),
+            ..Default::default()
+        };
+        input += &format!("interval {} {}\n", i.interval, i.max_interval);
+        want.push(i.builtin().to_string());
+
+        let n = NewidleDomain {
+            avg_idle_ns: rng.pick(1 << 20, u64::MAX),
+            curr_cost_ns: rng.pick(1 << 20, u64::MAX),
+            max_newidle_lb_cost_ns: rng.pick(1 << 20, u64::MAX),
+            level: 0,
+        };
+        input += &format!(
+            "nidom {} {} {}\n",
+            n.avg_idle_ns, n.curr_cost_ns, n.max_newidle_lb_cost_ns
+        );
+        want.push(u8::from(n.builtin()).to_string());
     }
     let got = run(bin, &input);
     assert_eq!(got.len(), want.len());

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The helpers' event counters: per CPU, listed once in
- * kernel/sched/rust_lb_counters.h (and RUST_LB_VERIFY's per decision, from
- * rust_lb_decisions.h), summed in /sys/kernel/debug/sched/rust_lb as one
- * "name value" line each and reset by writing 0 (any other write
- * fails with -EINVAL).  They count while schedstats are enabled: C adds
- * to them with rust_lb_count(), Rust with count!(), both inline.
+ * kernel/sched/rust_lb_counters.h (and, per decision, from
+ * rust_lb_decisions.h, RUST_LB_VERIFY's and the policy rejections), summed
+ * in /sys/kernel/debug/sched/rust_lb as one "name value" line each and
+ * reset by writing 0 (any other write fails with -EINVAL).  They count
+ * while schedstats are enabled: C adds to them with rust_lb_count(), Rust
+ * with count!(), both inline.
  */
 #include "glue.h"
 
@@ -18,7 +19,8 @@ static const char * const rust_lb_counter_names[RUST_LB_NR_COUNTERS] = {
 #undef RUST_LB_COUNTER
 #define RUST_LB_DECISION(name)						\
 	[RUST_LB_VERIFY_CHECKS + rust_lb_decision_##name] = "verify_checks_" #name, \
-	[RUST_LB_VERIFY_MISMATCHES + rust_lb_decision_##name] = "verify_mismatches_" #name,
+	[RUST_LB_VERIFY_MISMATCHES + rust_lb_decision_##name] = "verify_mismatches_" #name, \
+	[RUST_LB_POLICY_REJECTED + rust_lb_decision_##name] = "policy_rejected_" #name,
 #include "../rust_lb_decisions.h"
 #undef RUST_LB_DECISION
 };

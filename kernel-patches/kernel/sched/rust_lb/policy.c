@@ -61,13 +61,30 @@ DEFINE_STATIC_KEY_FALSE(rust_lb_policy_key);
 #include "../rust_lb_decisions.h"
 #undef RUST_LB_ANSWER
 
-/* What registration changes for one decision. */
+/*
+ * Per decision of fair.c's own code (RUST_LB_HOOK()): the static call
+ * that verify.c's rust_lb_ask_<name>() calls, and the key of the shim's
+ * NOP, which rust_lb_hooks_update() keeps.
+ */
+#define RUST_LB_HOOK(name, ...)						\
+	DEFINE_STATIC_CALL(rust_lb_policy_##name, rust_lb_builtin_##name);	\
+	DEFINE_STATIC_KEY_FALSE(rust_lb_hook_##name##_key);
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_HOOK
+
+/*
+ * What registration changes for one decision: its static call, and the
+ * key that is on while the policy answers it (@key), or, for a decision
+ * of fair.c's own code, the key of its shim (@hook), which RUST_LB_VERIFY
+ * turns on too.
+ */
 struct rust_lb_answer_site {
 	enum rust_lb_decision decision;
 	struct static_call_key *call;
 	void *tramp;
 	void *builtin;
 	struct static_key_false *key;
+	struct static_key_false *hook;
 };
 
 static const struct rust_lb_answer_site rust_lb_answer_sites[] = {
@@ -81,7 +98,65 @@ static const struct rust_lb_answer_site rust_lb_answer_sites[] = {
 	},
 #include "../rust_lb_decisions.h"
 #undef RUST_LB_ANSWER
+#define RUST_LB_HOOK(name, ...)						\
+	{								\
+		.decision = rust_lb_decision_##name,			\
+		.call = &STATIC_CALL_KEY(rust_lb_policy_##name),	\
+		.tramp = STATIC_CALL_TRAMP_ADDR(rust_lb_policy_##name),	\
+		.builtin = rust_lb_builtin_##name,			\
+		.hook = &rust_lb_hook_##name##_key,			\
+	},
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_HOOK
 };
+
+#define for_each_answer_site(s)						\
+	for (s = rust_lb_answer_sites;					\
+	     s < rust_lb_answer_sites + ARRAY_SIZE(rust_lb_answer_sites); s++)
+
+static_assert(RUST_LB_NR_DECISIONS <= BITS_PER_LONG);
+/* The decisions the registered policy answers, a bit each. */
+static unsigned long rust_lb_policy_answers;
+/* Serializes rust_lb_hooks_update(). */
+static DEFINE_MUTEX(rust_lb_hooks_mutex);
+
+/*
+ * The shims' keys of fair.c's own decisions: on while RUST_LB is and the
+ * registered policy answers the decision or RUST_LB_VERIFY is on.  With
+ * the CPU hotplug lock read-held (sched_feat_write() holds it).
+ */
+static void rust_lb_hooks_update(void)
+{
+	bool verify = sched_feat(RUST_LB) && sched_feat(RUST_LB_VERIFY);
+	const struct rust_lb_answer_site *s;
+	unsigned long answers;
+
+	lockdep_assert_cpus_held();
+	guard(mutex)(&rust_lb_hooks_mutex);
+	answers = READ_ONCE(rust_lb_policy_answers);
+	for_each_answer_site(s) {
+		if (!s->hook)
+			continue;
+		if (verify || (sched_feat(RUST_LB) && (answers & BIT(s->decision))))
+			static_branch_enable_cpuslocked(s->hook);
+		else
+			static_branch_disable_cpuslocked(s->hook);
+	}
+}
+
+/* A sched feature changed (kernel/sched/debug.c). */
+void sched_rust_lb_features_changed(void)
+{
+	rust_lb_hooks_update();
+}
+
+static void rust_lb_hooks_set(unsigned long answers)
+{
+	WRITE_ONCE(rust_lb_policy_answers, answers);
+	cpus_read_lock();
+	rust_lb_hooks_update();
+	cpus_read_unlock();
+}
 
 static const struct rust_lb_policy *rust_lb_policy;
 /* Serializes registration, unregistration and detaching. */
@@ -103,18 +178,20 @@ static void rust_lb_policy_clear(void)
 
 	lockdep_assert_held(&rust_lb_policy_mutex);
 	static_branch_disable(&rust_lb_policy_key);
-	for (s = rust_lb_answer_sites; s < rust_lb_answer_sites + ARRAY_SIZE(rust_lb_answer_sites);
-	     s++) {
-		static_branch_disable(s->key);
+	rust_lb_hooks_set(0);
+	for_each_answer_site(s) {
+		if (s->key)
+			static_branch_disable(s->key);
 		__static_call_update(s->call, s->tramp, s->builtin);
 	}
-	WRITE_ONCE(rust_lb_policy, NULL);
+	rust_lb_policy = NULL;
 	synchronize_rcu_expedited();
 }
 
 int rust_lb_policy_register(struct rust_lb_policy *policy)
 {
 	const struct rust_lb_answer_site *s;
+	unsigned long answers = 0;
 
 	if (policy->size != sizeof(*policy)) {
 		pr_warn("sched: rust_lb: a policy of %u bytes not registered: this kernel's are %zu (-EINVAL: built for another kernel?)\n",
@@ -129,15 +206,18 @@ int rust_lb_policy_register(struct rust_lb_policy *policy)
 	}
 	WRITE_ONCE(rust_lb_policy_gen, rust_lb_policy_gen + 1);
 	atomic_set(&rust_lb_policy_rejects, 0);
-	WRITE_ONCE(rust_lb_policy, policy);
-	/* The call is pointed at the module first, then the key turned on. */
-	for (s = rust_lb_answer_sites; s < rust_lb_answer_sites + ARRAY_SIZE(rust_lb_answer_sites);
-	     s++) {
+	rust_lb_policy = policy;
+	/* The calls are pointed at the module first, then the keys turned on. */
+	for_each_answer_site(s) {
 		if (!policy->answers[s->decision])
 			continue;
 		__static_call_update(s->call, s->tramp, policy->answers[s->decision]);
-		static_branch_enable(s->key);
+		if (s->key)
+			static_branch_enable(s->key);
+		else
+			answers |= BIT(s->decision);
 	}
+	rust_lb_hooks_set(answers);
 	static_branch_enable(&rust_lb_policy_key);
 	pr_info("sched: rust_lb: policy %s registered\n", policy->name);
 	return 0;
@@ -155,16 +235,23 @@ void rust_lb_policy_unregister(struct rust_lb_policy *policy)
 }
 EXPORT_SYMBOL_GPL(rust_lb_policy_unregister);
 
+/*
+ * The log line comes last: whoever reads it finds the policy gone.  The
+ * policy's name is still the module's: its exit waits for the mutex.
+ */
 static void rust_lb_policy_detach(struct work_struct *work)
 {
+	const struct rust_lb_policy *policy;
+
 	guard(mutex)(&rust_lb_policy_mutex);
-	if (!rust_lb_policy || READ_ONCE(rust_lb_policy_bad_gen) != rust_lb_policy_gen)
+	policy = rust_lb_policy;
+	if (!policy || READ_ONCE(rust_lb_policy_bad_gen) != rust_lb_policy_gen)
 		return;
-	pr_warn("sched: rust_lb: policy %s detached: %d answers out of range (last: %s)\n",
-		rust_lb_policy->name, atomic_read(&rust_lb_policy_rejects),
-		rust_lb_decision_names[READ_ONCE(rust_lb_policy_bad_decision)]);
 	rust_lb_policy_clear();
 	rust_lb_count(rust_lb_policy_detached, 1);
+	pr_warn("sched: rust_lb: policy %s detached: %d answers out of range (last: %s)\n",
+		policy->name, atomic_read(&rust_lb_policy_rejects),
+		rust_lb_decision_names[READ_ONCE(rust_lb_policy_bad_decision)]);
 }
 
 static DECLARE_WORK(rust_lb_policy_detach_work, rust_lb_policy_detach);
@@ -185,6 +272,8 @@ static DEFINE_IRQ_WORK(rust_lb_policy_detach_irq_work, rust_lb_policy_detach_irq
 __cold void rust_lb_policy_reject(enum rust_lb_decision decision)
 {
 	rust_lb_count(rust_lb_policy_rejected, 1);
+	if (decision < RUST_LB_NR_DECISIONS)
+		rust_lb_count(RUST_LB_POLICY_REJECTED + decision, 1);
 	if (atomic_inc_return(&rust_lb_policy_rejects) != RUST_LB_POLICY_REJECTS)
 		return;
 	WRITE_ONCE(rust_lb_policy_bad_decision,

@@ -8,10 +8,13 @@
 . "$(dirname "$0")/lib.sh"
 
 # The counters: the one list, kernel/sched/rust_lb_counters.h, then
-# RUST_LB_VERIFY's checks and mismatches per decision of
-# kernel/sched/rust_lb_decisions.h, both installed beside the tests.
+# RUST_LB_VERIFY's checks and mismatches and the policy rejections per
+# decision of kernel/sched/rust_lb_decisions.h, both installed beside the
+# tests.
 NAMES=$(sed -n 's/^RUST_LB_COUNTER(\([a-z0-9_]*\))$/\1/p' "$(dirname "$0")/rust_lb_counters.h"
-	for d in $(decisions); do echo "verify_checks_$d verify_mismatches_$d"; done)
+	for d in $(decisions); do
+		echo "verify_checks_$d verify_mismatches_$d policy_rejected_$d"
+	done)
 
 ktap_print_header
 require_debugfs

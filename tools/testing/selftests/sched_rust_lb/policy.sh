@@ -5,7 +5,7 @@
 # modules of rust/policies/ built against this kernel and put in
 # POLICY_DIR (default /opt/sched-rust-lb/policies; make test does both):
 #
-# - rust_lb_twin answers the wakelist and newidle decisions as the built-in
+# - rust_lb_twin answers every decision as the built-in
 #   helpers do: loaded, its answers are taken (policy_decisions) and, with
 #   RUST_LB_VERIFY, none diverges from the stock C (verify_mismatches_*
 #   in rust_lb);
@@ -134,6 +134,8 @@ rejected=$(counter policy_rejected)
 detached=$(counter policy_detached)
 lines=$(log_new | grep -c 'policy out_of_range detached')
 ktap_print_msg "$(log_new | grep 'policy out_of_range detached' | tail -n 1)"
+by=$(awk 'sub(/^policy_rejected_/, "", $1) && $2 > 0 { printf " %s=%s", $1, $2 }' "$COUNTERS")
+ktap_print_msg "rejected, by decision:$by"
 ok=false
 [ "$loaded" = 0 ] && [ "$rejected" -ge 64 ] && [ "$detached" = 1 ] && [ "$lines" = 1 ] && ok=true
 ktap_test_result "out-of-range answers are rejected ($rejected) and the policy detached once" $ok

@@ -4,7 +4,8 @@
 # RUST_LB_VERIFY: over a mixed load, every decision of the Rust helpers is
 # checked against its C twin (kernel/sched/rust_lb_decisions.h), with the
 # features as found and again with every mechanism's feature in its other
-# position, and none disagrees.
+# position, and none disagrees; then again under stress-ng's scheduler
+# stressors.
 . "$(dirname "$0")/lib.sh"
 
 # flip_features: every case's feature to its other position, but for
@@ -35,9 +36,40 @@ verify_run() {
 	ktap_test_result "$1: Rust and C agree ($mism mismatches)" $ok
 }
 
+# stress_run: stress-ng's scheduler stressors under RUST_LB_VERIFY, the
+# features as found: at least 14 decisions checked, wakeup CPU, affinity,
+# migration, busiest queue and nohz kick among them, none disagreeing.
+stress_run() {
+	echo RUST_LB_VERIFY > "$FEATURES"
+	counters_reset
+	stress-ng --switch 2 --yield 2 --affinity 2 --fork 2 --pipe 2 --cpu 2 \
+		--timeout "${STRESS_NG_SECONDS:-10}s" --quiet > /dev/null 2>&1
+	echo NO_RUST_LB_VERIFY > "$FEATURES"
+	checked="" missing="" n=0
+	for d in $(decisions); do
+		if [ "$(counter "verify_checks_$d")" -gt 0 ]; then
+			checked="$checked $d" n=$((n + 1))
+		else
+			missing="$missing $d"
+		fi
+	done
+	ktap_print_msg "stress-ng: $n decisions checked, not:${missing:- none}"
+	ok=false
+	[ "$n" -ge 14 ] && ok=true
+	for d in select_idle_sibling wake_affine can_migrate_task find_busiest_queue \
+		nohz_balancer_kick; do
+		case " $checked " in *" $d "*) ;; *) ok=false ;; esac
+	done
+	what="the wakeup CPU, affinity, migration, busiest queue and nohz kick among them"
+	ktap_test_result "stress-ng: $n decisions checked, $what" $ok
+	mism=$(counter_sum verify_mismatches_)
+	ok=false; [ "$mism" -eq 0 ] && ok=true
+	ktap_test_result "stress-ng: Rust and C agree ($mism mismatches)" $ok
+}
+
 ktap_print_header
 require_debugfs
-ktap_set_plan 5
+ktap_set_plan 7
 unchecked=""
 verify_run "features as found"
 flip_features
@@ -46,4 +78,10 @@ flip_features
 [ -n "$unchecked" ] && ktap_print_msg "never checked:$unchecked"
 ok=false; [ -z "$unchecked" ] && ok=true
 ktap_test_result "each of the $(decisions | wc -l) decisions was checked in both runs" $ok
+if command -v stress-ng > /dev/null; then
+	stress_run
+else
+	ktap_test_skip "stress-ng: not installed"
+	ktap_test_skip "stress-ng: not installed"
+fi
 ktap_finished
