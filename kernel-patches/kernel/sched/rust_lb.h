@@ -180,7 +180,7 @@ DECLARE_STATIC_KEY_FALSE(rust_lb_policy_key);
 /*
  * Per decision of fair.c's own code (RUST_LB_HOOK()): on while
  * RUST_LB is and the registered policy answers it or RUST_LB_VERIFY is on
- * (rust_lb/policy.c), and the shim then asks rust_lb_ask_<name>().
+ * (rust_lb/policy.c), and the shim then asks rust_lb_ask().
  * sched_feat_write() tells the keys a feature changed, with the CPU
  * hotplug lock read-held.
  */
@@ -198,6 +198,8 @@ void rust_lb_policy_unregister(struct rust_lb_policy *policy);
 void rust_lb_policy_reject(enum rust_lb_decision decision);
 
 #ifndef __BINDGEN__	/* C only: bindgen knows no preserve_most */
+#include <linux/static_call.h>
+
 /*
  * The shims' cold paths, called by rust_lb_decide() below: a decision
  * while a policy module is registered (the Rust module path, whose
@@ -231,18 +233,42 @@ struct rust_lb_imbalance;
 #undef RUST_LB_ANSWER
 /*
  * The decisions of fair.c's own code: the built-in answers (policy.rs),
- * the default targets of their static calls (rust_lb/policy.c), and what
- * a shim asks (rust_lb/verify.c): the static call's answer, checked, and
- * compared with the twin under RUST_LB_VERIFY.
+ * the default targets of their static calls (rust_lb/policy.c), the
+ * static calls, and the cold path of an answer out of range or checked
+ * under RUST_LB_VERIFY (rust_lb/verify.c), which returns the answer to
+ * use.
  */
 #define RUST_LB_HOOK(name, rtype)					\
 	rtype __rust_lb_cold_cc						\
 	rust_lb_builtin_##name(const struct rust_lb_in_##name *in);	\
 	rtype __rust_lb_cold_cc						\
-	rust_lb_ask_##name(const struct rust_lb_in_##name *in,		\
-			   const struct rust_lb_cpus *cpus);
+	rust_lb_checked_##name(const struct rust_lb_in_##name *in,	\
+			       rtype ans, const struct rust_lb_cpus *cpus);
 #include "rust_lb_decisions.h"
 #undef RUST_LB_HOOK
+#ifdef CONFIG_SCHED_RUST_LB_POLICY
+#define RUST_LB_HOOK(name, ...)						\
+	DECLARE_STATIC_CALL(rust_lb_policy_##name, rust_lb_builtin_##name);
+#include "rust_lb_decisions.h"
+#undef RUST_LB_HOOK
+#endif
+
+/*
+ * A CPU answer: in range, active, and in both masks of @cpus (none to
+ * check without them).
+ */
+static __always_inline bool rust_lb_cpu_valid(int cpu, const struct rust_lb_cpus *cpus)
+{
+	if ((unsigned int)cpu >= nr_cpu_ids || !cpu_active(cpu))
+		return false;
+	return !cpus || ((!cpus->allowed || cpumask_test_cpu(cpu, cpus->allowed)) &&
+			 (!cpus->within || cpumask_test_cpu(cpu, cpus->within)));
+}
+
+/* The answers' checks: rust_lb_valid_<name>(). */
+#define RUST_LB_VALID
+#include "rust_lb_decisions.h"
+#undef RUST_LB_VALID
 /* The depths alone, on the module path: for RUST_LB_VERIFY and the benchmark. */
 u32 __rust_lb_cold_cc rust_lb_ilb_scan_depth_policy(u32 nr_groups, u64 sum_util,
 						    u32 span_weight);
@@ -282,21 +308,47 @@ static inline struct rust_lb_flags rust_lb_flags(unsigned int bits)
 /*
  * A decision of fair.c's own code, one shape for all (RUST_LB_HOOK()):
  *
- *	r = <the stock C>;
  *	if (rust_lb_hooked(name))
  *		r = rust_lb_ask(name, cpus, .field = value, ...);
+ *	else
+ *		r = <the stock C>;
  *
  * or, where the stock C is a scan whose answer is an input, the stock C
  * first and its answer among the fields.  One NOP while neither a policy
- * module answers the decision nor RUST_LB_VERIFY is on; the input is
- * filled only when the key is on.  @cpus is NULL, or the struct
- * rust_lb_cpus that a CPU answer is checked against.
+ * module answers the decision nor RUST_LB_VERIFY is on.  Behind it, the
+ * input is filled on the caller's stack and the decision's static call
+ * (the module's answer, or the built-in one) called directly; the answer
+ * is checked inline against rust_lb_valid_<name>() (@cpus is NULL, or the
+ * struct rust_lb_cpus a CPU answer must be in) and counted per CPU.  Out
+ * of range, or under RUST_LB_VERIFY, rust_lb_checked_<name>() decides, out
+ * of line.  rust_lb_ask_in() takes an input already filled.
  */
 #define rust_lb_hooked(name)						\
 	(IS_ENABLED(CONFIG_SCHED_RUST_LB_POLICY) &&			\
 	 static_branch_unlikely(&rust_lb_hook_##name##_key))
+#ifdef CONFIG_SCHED_RUST_LB_POLICY
+#define rust_lb_ask_in(name, in, cpus)					\
+	({								\
+		const struct rust_lb_in_##name *__in = (in);		\
+		typeof(rust_lb_builtin_##name(__in)) __ans =		\
+			static_call(rust_lb_policy_##name)(__in);	\
+									\
+		if (rust_lb_verify_on() ||				\
+		    unlikely(!rust_lb_valid_##name(__in, __ans, cpus)))	\
+			__ans = rust_lb_checked_##name(__in, __ans, cpus); \
+		else							\
+			rust_lb_count(rust_lb_policy_decisions, 1);	\
+		__ans;							\
+	})
+#else
+#define rust_lb_ask_in(name, in, cpus)	rust_lb_checked_##name(in, 0, cpus)
+#endif
 #define rust_lb_ask(name, cpus, ...)					\
-	rust_lb_ask_##name(&(const struct rust_lb_in_##name){ __VA_ARGS__ }, cpus)
+	({								\
+		const struct rust_lb_in_##name __rust_lb_in = { __VA_ARGS__ }; \
+									\
+		rust_lb_ask_in(name, &__rust_lb_in, cpus);		\
+	})
 
 /*
  * The shims' Rust decisions, one shape for all six (fair.c, core.c):

@@ -626,7 +626,7 @@ static __always_inline bool
 rust_lb_valid_nohz_balancer_kick(const struct rust_lb_in_nohz_balancer_kick *in, u32 ans,
 				 const struct rust_lb_cpus *cpus)
 {
-#ifdef NOHZ_KICK_MASK
+#ifdef CONFIG_NO_HZ_COMMON
 	return !(ans & ~NOHZ_KICK_MASK);
 #else
 	return !ans;

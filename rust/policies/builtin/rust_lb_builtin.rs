@@ -17,7 +17,7 @@ module! {
     license: "GPL",
 }
 
-/// The policy: all six decisions, as built in.
+/// The policy: all fifteen decisions, as built in.
 struct Builtin;
 
 #[vtable]
@@ -45,6 +45,42 @@ impl policy::Policy for Builtin {
     }
 
     fn serialize_try(input: &math::Serialize) -> bool {
+        input.builtin()
+    }
+
+    fn wake_wide(input: &math::WakeWide) -> bool {
+        input.builtin()
+    }
+
+    fn wake_affine(input: &math::WakeAffine) -> bool {
+        input.builtin()
+    }
+
+    fn select_idle_sibling(input: &math::SelectIdleSibling) -> i32 {
+        input.builtin()
+    }
+
+    fn can_migrate_task(input: &math::CanMigrateTask) -> bool {
+        input.builtin()
+    }
+
+    fn find_busiest_queue(input: &math::FindBusiestQueue) -> i32 {
+        input.builtin()
+    }
+
+    fn detach_tasks(input: &math::DetachTasks) -> u32 {
+        input.builtin()
+    }
+
+    fn balance_interval(input: &math::BalanceInterval) -> u64 {
+        input.builtin()
+    }
+
+    fn newidle_domain(input: &math::NewidleDomain) -> bool {
+        input.builtin()
+    }
+
+    fn nohz_balancer_kick(input: &math::NohzBalancerKick) -> u32 {
         input.builtin()
     }
 }

@@ -63,8 +63,18 @@
 #define RUST_LB_BENCH_CHUNK	1024
 #define RUST_LB_BENCH_REPEATS	8
 
+/*
+ * The helpers, then the decisions of fair.c's own code (RUST_LB_HOOK()),
+ * one row each, generated: their Rust side is the site's (its static
+ * branch, and while a policy module answers the decision, rust_lb_ask_in()
+ * on the input), their C twin and stock C the stock rule over the input.
+ */
 enum { BENCH_LLC_SHARED, BENCH_SIS_UTIL, BENCH_ILB_DEPTH, BENCH_NEWIDLE,
-	BENCH_TTWU, BENCH_SPARE, BENCH_NR };
+	BENCH_TTWU, BENCH_SPARE,
+#define RUST_LB_HOOK(name, ...)	BENCH_##name,
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_HOOK
+	BENCH_NR };
 
 /* The sides of a repeat: the empty loop, the Rust helper, its C twin, stock C. */
 enum { SIDE_BASE, SIDE_RUST, SIDE_C, SIDE_STOCK, SIDE_NR };
@@ -72,6 +82,9 @@ enum { SIDE_BASE, SIDE_RUST, SIDE_C, SIDE_STOCK, SIDE_NR };
 static const char * const rust_lb_bench_names[BENCH_NR] = {
 	"get_llc_shared", "sis_util_scan", "ilb_scan_depth", "newidle_skip",
 	"ttwu_queue_cond", "calculate_imbalance",
+#define RUST_LB_HOOK(name, ...)	#name,
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_HOOK
 };
 
 static struct {
@@ -94,6 +107,9 @@ struct rust_lb_bench_input {
 	u32 nr_groups, weight, pct, nr;
 	bool overloaded, on_cpu;
 	struct sd_lb_stats sds;
+#define RUST_LB_HOOK(name, ...)	struct rust_lb_in_##name name;
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_HOOK
 };
 
 static u64 rust_lb_xorshift(u64 *x)
@@ -273,10 +289,121 @@ static noinline void rust_lb_c_spare_gated(struct lb_env *env, struct sd_lb_stat
 		sched_rust_lb_c_spare_imbalance(env, sds);
 }
 
+/*
+ * The inputs of fair.c's own decisions, as their sites fill them: on this
+ * CPU, the features in their stock positions, the CPUs active ones.
+ */
+static int rust_lb_bench_other_cpu(int cpu)
+{
+	unsigned int other = cpumask_any_but(cpu_active_mask, cpu);
+
+	return other < nr_cpu_ids ? other : cpu;
+}
+
+static void rust_lb_bench_fill_wake_wide(struct rust_lb_in_wake_wide *in, u64 *x, int cpu)
+{
+	in->waker_flips = rust_lb_xorshift(x) % 64;
+	in->wakee_flips = rust_lb_xorshift(x) % 64;
+	in->llc_size = per_cpu(sd_llc_size, cpu);
+}
+
+static void rust_lb_bench_fill_wake_affine(struct rust_lb_in_wake_affine *in, u64 *x, int cpu)
+{
+	in->this_cpu = cpu;
+	in->prev_cpu = rust_lb_bench_other_cpu(cpu);
+	in->sync = rust_lb_xorshift(x) & 1;
+	in->wa_idle = sched_feat(WA_IDLE);
+	in->wa_weight = sched_feat(WA_WEIGHT);
+	in->wa_bias = sched_feat(WA_BIAS);
+	in->this_idle = rust_lb_xorshift(x) & 1;
+	in->prev_idle = rust_lb_xorshift(x) & 1;
+	in->share_cache = rust_lb_xorshift(x) & 1;
+	in->this_nr_running = rust_lb_xorshift(x) % 3;
+	in->imbalance_pct = 117;
+	in->this_load = rust_lb_xorshift(x) % 2048;
+	in->prev_load = rust_lb_xorshift(x) % 2048;
+	in->task_load = rust_lb_xorshift(x) % 1024;
+	in->current_load = rust_lb_xorshift(x) % 1024;
+	in->this_capacity = SCHED_CAPACITY_SCALE;
+	in->prev_capacity = SCHED_CAPACITY_SCALE;
+}
+
+static void rust_lb_bench_fill_select_idle_sibling(struct rust_lb_in_select_idle_sibling *in,
+						   u64 *x, int cpu)
+{
+	in->prev = rust_lb_bench_other_cpu(cpu);
+	in->target = cpu;
+	in->this_cpu = cpu;
+	in->stock = rust_lb_xorshift(x) & 1 ? cpu : in->prev;
+}
+
+static void rust_lb_bench_fill_can_migrate_task(struct rust_lb_in_can_migrate_task *in,
+						u64 *x, int cpu)
+{
+	in->locality = (int)(rust_lb_xorshift(x) % 3) - 1;
+	in->hot = in->locality >= 0 ? in->locality : rust_lb_xorshift(x) & 1;
+	in->nr_balance_failed = rust_lb_xorshift(x) % 4;
+	in->cache_nice_tries = rust_lb_xorshift(x) % 3;
+	in->idle = rust_lb_xorshift(x) % 3;
+	in->exec_age_ns = rust_lb_xorshift(x) % 1000000;
+	in->migration_cost_ns = 500000;
+}
+
+static void rust_lb_bench_fill_find_busiest_queue(struct rust_lb_in_find_busiest_queue *in,
+						  u64 *x, int cpu)
+{
+	int other = rust_lb_bench_other_cpu(cpu);
+
+	in->stock = rust_lb_xorshift(x) & 1 && other != cpu ? other : -1;
+	in->dst_cpu = cpu;
+	in->migration_type = rust_lb_xorshift(x) % (migrate_misfit + 1);
+	in->group_weight = 4;
+	in->imbalance = rust_lb_xorshift(x) % 4096;
+}
+
+static void rust_lb_bench_fill_detach_tasks(struct rust_lb_in_detach_tasks *in, u64 *x, int cpu)
+{
+	in->nr_migrate = 32;
+	in->nr_running = 1 + rust_lb_xorshift(x) % 64;
+}
+
+static void rust_lb_bench_fill_balance_interval(struct rust_lb_in_balance_interval *in,
+						u64 *x, int cpu)
+{
+	in->interval_ms = 4 + rust_lb_xorshift(x) % 64;
+	in->busy_factor = 16;
+	in->busy = rust_lb_xorshift(x) & 1;
+	in->interval = rust_lb_xorshift(x) % 256;
+	in->max_interval = 1 + rust_lb_xorshift(x) % 200;
+}
+
+static void rust_lb_bench_fill_newidle_domain(struct rust_lb_in_newidle_domain *in, u64 *x,
+					      int cpu)
+{
+	in->avg_idle_ns = rust_lb_xorshift(x) % 1000000;
+	in->curr_cost_ns = rust_lb_xorshift(x) % 100000;
+	in->max_newidle_lb_cost_ns = rust_lb_xorshift(x) % 500000;
+	in->level = rust_lb_xorshift(x) % 3;
+}
+
+static void rust_lb_bench_fill_nohz_balancer_kick(struct rust_lb_in_nohz_balancer_kick *in,
+						  u64 *x, int cpu)
+{
+	in->stock = 0;
+#ifdef CONFIG_NO_HZ_COMMON
+	if (rust_lb_xorshift(x) & 1)
+		in->stock = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
+#endif
+	in->nr_running = rust_lb_xorshift(x) % 4;
+	in->cfs_nr_running = in->nr_running;
+	in->nohz_idle_cpus = rust_lb_xorshift(x) % 8;
+	in->due = rust_lb_xorshift(x) & 1;
+}
+
 static void rust_lb_bench_fill(struct rust_lb_bench_input *in, struct sched_domain *sd)
 {
 	u64 x = 0x9e3779b97f4a7c15ULL;
-	int i;
+	int i, cpu = smp_processor_id();
 
 	for (i = 0; i < RUST_LB_BENCH_INPUTS; i++) {
 		struct sg_lb_stats *l = &in[i].sds.local_stat, *b = &in[i].sds.busiest_stat;
@@ -302,13 +429,16 @@ static void rust_lb_bench_fill(struct rust_lb_bench_input *in, struct sched_doma
 		b->sum_nr_running = rust_lb_xorshift(&x) % 8;
 		l->group_capacity = l->group_weight * SCHED_CAPACITY_SCALE;
 		l->group_util = rust_lb_xorshift(&x) % (l->group_capacity + 512);
+#define RUST_LB_HOOK(name, ...)	rust_lb_bench_fill_##name(&in[i].name, &x, cpu);
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_HOOK
 	}
 }
 
 /*
  * A timed loop: @n calls of @expr, each on the next input @p, timed into
  * *@ns.  Each helper and side is a function of its own, so that each loop
- * gets registers of its own: in one function, the 24 loops would share
+ * gets registers of its own: in one function, the 60 loops would share
  * one register allocation, and a spill one loop needs would be paid by
  * the others.
  */
@@ -316,22 +446,24 @@ typedef void (*rust_lb_bench_fn)(struct rust_lb_bench_input *in, struct lb_env *
 				 struct rq *rq, struct sched_domain *lowest, u64 n, u64 *ns,
 				 u64 *sum);
 
-#define RUST_LB_BENCH_FN(name, expr)						\
+#define RUST_LB_BENCH_LOOP(name, stmt)						\
 static noinline void name(struct rust_lb_bench_input *in, struct lb_env *env,	\
 			  struct rq *rq, struct sched_domain *lowest, u64 n,	\
 			  u64 *ns, u64 *sum)					\
 {										\
-	u64 sink = 0, i, t = local_clock();					\
+	u64 sink = 0, asked = 0, i, t = local_clock();				\
 										\
 	for (i = 0; i < n; i++) {						\
 		struct rust_lb_bench_input *p = &in[i % RUST_LB_BENCH_INPUTS];	\
 										\
 		OPTIMIZER_HIDE_VAR(p);						\
-		sink += (expr);							\
+		stmt;								\
 	}									\
 	*ns += local_clock() - t;						\
-	*sum += sink;								\
+	*sum += sink + asked;							\
 }
+
+#define RUST_LB_BENCH_FN(name, expr)	RUST_LB_BENCH_LOOP(name, sink += (expr))
 
 /* The spare-capacity imbalance through @fn, and what it decided. */
 #define RUST_LB_BENCH_SPARE(fn)	((fn)(env, &p->sds), env->imbalance + env->migration_type)
@@ -371,19 +503,54 @@ RUST_LB_BENCH_FN(rust_lb_bench_stock_newidle,
 RUST_LB_BENCH_FN(rust_lb_bench_stock_ttwu, !p->nr)
 RUST_LB_BENCH_FN(rust_lb_bench_stock_spare, RUST_LB_BENCH_SPARE(sched_rust_lb_c_spare_imbalance))
 
-/* Each side's six loops, in the order of the helpers' enum. */
+/*
+ * fair.c's own decisions: the site's path on the input (the CPU answers
+ * checked against the active CPUs), each side of its static branch using
+ * its own answer (summed apart: joined, the compiler would spend
+ * instructions on the stock side to meet the asked side's answer), as the
+ * sites' "if (rust_lb_hooked()) ... else <stock>" do; and the stock rule,
+ * which is their C twin too.
+ */
+static const struct rust_lb_cpus rust_lb_bench_cpus = { .within = cpu_active_mask };
+
+#define RUST_LB_HOOK(name, rtype)						\
+static __always_inline rtype rust_lb_bench_hook_##name(struct rust_lb_bench_input *p) \
+{										\
+	if (rust_lb_hooked(name))						\
+		return rust_lb_ask_in(name, &p->name, &rust_lb_bench_cpus);	\
+	return rust_lb_twin_##name(&p->name);					\
+}										\
+RUST_LB_BENCH_FN(rust_lb_bench_base_##name, (unsigned long)&p->name)		\
+static __always_inline rtype rust_lb_bench_twin_##name(struct rust_lb_bench_input *p) \
+{										\
+	return rust_lb_twin_##name(&p->name);					\
+}										\
+RUST_LB_BENCH_LOOP(rust_lb_bench_rust_##name,					\
+	if (rust_lb_hooked(name))						\
+		asked += rust_lb_ask_in(name, &p->name, &rust_lb_bench_cpus);	\
+	else									\
+		sink += rust_lb_twin_##name(&p->name))				\
+RUST_LB_BENCH_FN(rust_lb_bench_c_##name, rust_lb_twin_##name(&p->name))	\
+RUST_LB_BENCH_FN(rust_lb_bench_stock_##name, rust_lb_twin_##name(&p->name))
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_HOOK
+
+/* Each side's loops, by helper. */
+#define RUST_LB_BENCH_ROW(h, name)						\
+	[SIDE_BASE][h] = rust_lb_bench_base_##name,				\
+	[SIDE_RUST][h] = rust_lb_bench_rust_##name,				\
+	[SIDE_C][h] = rust_lb_bench_c_##name,					\
+	[SIDE_STOCK][h] = rust_lb_bench_stock_##name,
 static const rust_lb_bench_fn rust_lb_bench_fns[SIDE_NR][BENCH_NR] = {
-	[SIDE_BASE] = { rust_lb_bench_base_llc, rust_lb_bench_base_sis, rust_lb_bench_base_ilb,
-			rust_lb_bench_base_newidle, rust_lb_bench_base_ttwu,
-			rust_lb_bench_base_spare },
-	[SIDE_RUST] = { rust_lb_bench_rust_llc, rust_lb_bench_rust_sis, rust_lb_bench_rust_ilb,
-			rust_lb_bench_rust_newidle, rust_lb_bench_rust_ttwu,
-			rust_lb_bench_rust_spare },
-	[SIDE_C] = { rust_lb_bench_c_llc, rust_lb_bench_c_sis, rust_lb_bench_c_ilb,
-		     rust_lb_bench_c_newidle, rust_lb_bench_c_ttwu, rust_lb_bench_c_spare },
-	[SIDE_STOCK] = { rust_lb_bench_stock_llc, rust_lb_bench_stock_sis,
-			 rust_lb_bench_stock_ilb, rust_lb_bench_stock_newidle,
-			 rust_lb_bench_stock_ttwu, rust_lb_bench_stock_spare },
+	RUST_LB_BENCH_ROW(BENCH_LLC_SHARED, llc)
+	RUST_LB_BENCH_ROW(BENCH_SIS_UTIL, sis)
+	RUST_LB_BENCH_ROW(BENCH_ILB_DEPTH, ilb)
+	RUST_LB_BENCH_ROW(BENCH_NEWIDLE, newidle)
+	RUST_LB_BENCH_ROW(BENCH_TTWU, ttwu)
+	RUST_LB_BENCH_ROW(BENCH_SPARE, spare)
+#define RUST_LB_HOOK(name, ...)	RUST_LB_BENCH_ROW(BENCH_##name, name)
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_HOOK
 };
 
 /* Runs one side of every helper; returns a checksum. */
@@ -431,6 +598,11 @@ static int rust_lb_bench_check(struct rust_lb_bench_input *in, struct lb_env *en
 			bad = BENCH_NEWIDLE;
 		else if (rust_lb_ttwu(p->nr, p->on_cpu) != rust_lb_c_ttwu_gated(p->nr, p->on_cpu))
 			bad = BENCH_TTWU;
+#define RUST_LB_HOOK(name, ...)						\
+		else if (rust_lb_bench_hook_##name(p) != rust_lb_bench_twin_##name(p))	\
+			bad = BENCH_##name;
+#include "../rust_lb_decisions.h"
+#undef RUST_LB_HOOK
 		if (bad >= 0)
 			break;
 		/* Poisoned first, so that a result left unwritten shows. */

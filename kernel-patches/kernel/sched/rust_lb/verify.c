@@ -13,22 +13,8 @@
 
 #include <linux/static_call.h>
 
-/*
- * A CPU answer: in range, active, and in both masks of @cpus (none to
- * check without them).
- */
-static __always_inline bool rust_lb_cpu_valid(int cpu, const struct rust_lb_cpus *cpus)
-{
-	if ((unsigned int)cpu >= nr_cpu_ids || !cpu_active(cpu))
-		return false;
-	return !cpus || ((!cpus->allowed || cpumask_test_cpu(cpu, cpus->allowed)) &&
-			 (!cpus->within || cpumask_test_cpu(cpu, cpus->within)));
-}
-
 #define RUST_LB_TWINS
-#define RUST_LB_VALID
 #include "../rust_lb_decisions.h"
-#undef RUST_LB_VALID
 #undef RUST_LB_TWINS
 
 const char * const rust_lb_decision_names[RUST_LB_NR_DECISIONS] = {
@@ -164,23 +150,20 @@ sched_rust_lb_verify_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds
 
 #ifdef CONFIG_SCHED_RUST_LB_POLICY
 /*
- * The decisions of fair.c's own code (RUST_LB_HOOK()), asked while the
- * shim's key is on: the static call's answer (the registered policy's, or
- * the built-in one), replaced by the twin's and reported when it is out
- * of range, counted in policy_decisions when a policy's is taken; under
- * RUST_LB_VERIFY the twin decides and the answer is
- * compared with it.
+ * The decisions of fair.c's own code (RUST_LB_HOOK()), when the answer the
+ * shim got through the static call (rust_lb_ask() in rust_lb.h) is out of
+ * range or RUST_LB_VERIFY is on: an answer out of range is replaced by
+ * the twin's and reported; a module's counts in policy_decisions; under
+ * RUST_LB_VERIFY the twin decides and the answer is compared with it.
  */
 #define RUST_LB_HOOK(name, rtype)					\
-	DECLARE_STATIC_CALL(rust_lb_policy_##name, rust_lb_builtin_##name);	\
 	__cold rtype __rust_lb_cold_cc					\
-	rust_lb_ask_##name(const struct rust_lb_in_##name *in,		\
-			   const struct rust_lb_cpus *cpus)		\
+	rust_lb_checked_##name(const struct rust_lb_in_##name *in,	\
+			       rtype ans, const struct rust_lb_cpus *cpus) \
 	{								\
 		rtype twin = rust_lb_twin_##name(in);			\
-		rtype ans = static_call(rust_lb_policy_##name)(in);	\
 									\
-		if (unlikely(!rust_lb_valid_##name(in, ans, cpus))) {	\
+		if (!rust_lb_valid_##name(in, ans, cpus)) {		\
 			rust_lb_policy_reject(rust_lb_decision_##name);	\
 			ans = twin;					\
 		} else if (static_call_query(rust_lb_policy_##name) !=	\
