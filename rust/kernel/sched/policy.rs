@@ -5,10 +5,11 @@
 //!
 //! A policy is a type implementing [`Policy`], one method per decision;
 //! the methods it does not implement stay the built-in helper's, which the
-//! trait's default bodies are.  A [`Registration`], pinned in the module's
-//! state, hands the policy to the scheduler and takes it back when
-//! dropped.  One policy is registered at a time: a second registration
-//! fails with `EBUSY`.
+//! trait's default bodies are.  [`module_policy!`](crate::module_policy)
+//! makes a kernel module of it: a [`Registration`], pinned in the module's
+//! state, hands the policy to the scheduler while the module is loaded.
+//! One policy is registered at a time: a second registration fails with
+//! `EBUSY`.
 //!
 //! The scheduler asks the registered policy through the functions of
 //! [`decide`], which the helpers' module paths call before their own
@@ -38,9 +39,16 @@
 //! whatever TTWU_QUEUE_IDLE says, and leaves the other decisions alone:
 //!
 //! ```ignore
-//! use kernel::c_str;
 //! use kernel::prelude::*;
 //! use kernel::sched::{math, policy};
+//!
+//! kernel::module_policy! {
+//!     type: QueueIdle,
+//!     name: "rust_lb_queue_idle",
+//!     author: "A. Developer",
+//!     description: "Queue every same-LLC wakeup on an idle CPU's wakelist",
+//!     license: "GPL",
+//! }
 //!
 //! struct QueueIdle;
 //!
@@ -52,9 +60,6 @@
 //!         input.nr_running == 0
 //!     }
 //! }
-//!
-//! // In the module's init, kept in the module's state:
-//! let reg = KBox::pin_init(policy::Registration::<QueueIdle>::new(), GFP_KERNEL)?;
 //! ```
 
 use crate::{
@@ -170,6 +175,87 @@ pub trait Policy: 'static {
     fn nohz_balancer_kick(input: &NohzBalancerKick) -> u32 {
         input.builtin()
     }
+
+    /// Called by [`module_policy!`](crate::module_policy) when its module is
+    /// removed, while the policy is still registered.
+    fn unregistering() {}
+
+    /// Called by [`module_policy!`](crate::module_policy) when its module is
+    /// removed, once the policy is unregistered: no CPU is in, or enters,
+    /// one of its methods.
+    fn unregistered() {}
+}
+
+/// Makes a kernel module of the policy `type`: loaded, it registers the
+/// policy (a [`Registration`] in the module's state, so a second policy
+/// fails to load with `EBUSY`); removed, it calls
+/// [`Policy::unregistering`], unregisters the policy and calls
+/// [`Policy::unregistered`].  The other fields are `module!`'s.
+///
+/// # Examples
+///
+/// ```ignore
+/// use kernel::prelude::*;
+/// use kernel::sched::{math, policy};
+///
+/// kernel::module_policy! {
+///     type: Stack,
+///     name: "rust_lb_stack",
+///     author: "A. Developer",
+///     description: "Wake every task on its previous CPU",
+///     license: "GPL",
+/// }
+///
+/// struct Stack;
+///
+/// #[vtable]
+/// impl policy::Policy for Stack {
+///     const NAME: &'static CStr = c_str!("stack");
+///
+///     fn select_idle_sibling(input: &math::SelectIdleSibling) -> i32 {
+///         input.prev
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! module_policy {
+    (type: $policy:ty, $($f:tt)*) => {
+        /// The module: the policy's registration, from load to removal.
+        struct PolicyModule {
+            registration: ::core::option::Option<
+                ::core::pin::Pin<
+                    $crate::alloc::KBox<$crate::sched::policy::Registration<$policy>>,
+                >,
+            >,
+        }
+
+        $crate::prelude::module! {
+            type: PolicyModule,
+            $($f)*
+        }
+
+        impl $crate::Module for PolicyModule {
+            fn init(_module: &'static $crate::ThisModule) -> $crate::error::Result<Self> {
+                let registration = $crate::alloc::KBox::pin_init(
+                    $crate::sched::policy::Registration::<$policy>::new(),
+                    $crate::alloc::flags::GFP_KERNEL,
+                )?;
+                ::core::result::Result::Ok(Self {
+                    registration: ::core::option::Option::Some(registration),
+                })
+            }
+        }
+
+        impl ::core::ops::Drop for PolicyModule {
+            fn drop(&mut self) {
+                <$policy as $crate::sched::policy::Policy>::unregistering();
+                // Unregisters: once this returns, no CPU is in, or enters,
+                // the policy's methods.
+                ::core::mem::drop(self.registration.take());
+                <$policy as $crate::sched::policy::Policy>::unregistered();
+            }
+        }
+    };
 }
 
 /// A registered policy: registered by [`Registration::new`], unregistered

@@ -9,8 +9,8 @@ use kernel::c_str;
 use kernel::prelude::*;
 use kernel::sched::{math, policy};
 
-module! {
-    type: BuiltinModule,
+kernel::module_policy! {
+    type: Builtin,
     name: "rust_lb_builtin",
     author: "sched-rust-lb",
     description: "Balancing policy: every decision, answered as the built-in one",
@@ -82,17 +82,5 @@ impl policy::Policy for Builtin {
 
     fn nohz_balancer_kick(input: &math::NohzBalancerKick) -> u32 {
         input.builtin()
-    }
-}
-
-struct BuiltinModule {
-    _policy: Pin<KBox<policy::Registration<Builtin>>>,
-}
-
-impl kernel::Module for BuiltinModule {
-    fn init(_module: &'static ThisModule) -> Result<Self> {
-        Ok(Self {
-            _policy: KBox::pin_init(policy::Registration::new(), GFP_KERNEL)?,
-        })
     }
 }

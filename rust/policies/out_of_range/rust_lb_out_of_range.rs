@@ -10,8 +10,8 @@ use kernel::c_str;
 use kernel::prelude::*;
 use kernel::sched::{math, policy};
 
-module! {
-    type: OutOfRangeModule,
+kernel::module_policy! {
+    type: OutOfRange,
     name: "rust_lb_out_of_range",
     author: "sched-rust-lb",
     description: "Balancing policy that answers out of range (a test of the seam)",
@@ -64,17 +64,5 @@ impl policy::Policy for OutOfRange {
     fn nohz_balancer_kick(_input: &math::NohzBalancerKick) -> u32 {
         // No kick flag.
         1 << 31
-    }
-}
-
-struct OutOfRangeModule {
-    _policy: Pin<KBox<policy::Registration<OutOfRange>>>,
-}
-
-impl kernel::Module for OutOfRangeModule {
-    fn init(_module: &'static ThisModule) -> Result<Self> {
-        Ok(Self {
-            _policy: KBox::pin_init(policy::Registration::new(), GFP_KERNEL)?,
-        })
     }
 }

@@ -24,8 +24,8 @@ use kernel::c_str;
 use kernel::prelude::*;
 use kernel::sched::{math, policy};
 
-module! {
-    type: WakelistRfcModule,
+kernel::module_policy! {
+    type: WakelistRfc,
     name: "rust_lb_wakelist_rfc",
     author: "sched-rust-lb",
     description: "Balancing policy: the 2022 RFC's wakelist condition, its WF_ON_CPU clause kept",
@@ -41,17 +41,5 @@ impl policy::Policy for WakelistRfc {
 
     fn ttwu_queue_cond(input: &math::TtwuQueue) -> bool {
         input.nr_running == 0 || (input.wakee_on_cpu && input.nr_running <= 1)
-    }
-}
-
-struct WakelistRfcModule {
-    _policy: Pin<KBox<policy::Registration<WakelistRfc>>>,
-}
-
-impl kernel::Module for WakelistRfcModule {
-    fn init(_module: &'static ThisModule) -> Result<Self> {
-        Ok(Self {
-            _policy: KBox::pin_init(policy::Registration::new(), GFP_KERNEL)?,
-        })
     }
 }

@@ -11,13 +11,13 @@
 #   in rust_lb);
 # - a second policy is refused with EBUSY while one is registered, with a
 #   line in the log saying which;
-# - loaded and removed POLICY_CYCLES times (default 100) under load, a
-#   project feature flipped while it is loaded each time: every load and
-#   removal succeeds, nothing diverges, nothing splats (a CPU still in the
-#   module's text after rmmod would fault: the debug kernel's KASAN runs
-#   this too), and at each removal the module itself saw no call inside it
-#   once its unregistration returned, nor any entered over the next 2 ms,
-#   while it saw calls over the 2 ms before;
+# - rust_lb_unregister_test, loaded and removed POLICY_CYCLES times
+#   (default 100) under load, a project feature flipped while it is loaded
+#   each time: every load and removal succeeds, nothing diverges, nothing
+#   splats (a CPU still in the module's text after rmmod would fault: the
+#   debug kernel's KASAN runs this too), and at each removal the module
+#   itself saw no call inside it once its unregistration returned, nor any
+#   entered over the next 2 ms, while it saw calls over the 2 ms before;
 # - rust_lb_out_of_range answers out of range: its answers are rejected
 #   and counted, the policy is detached with one log line, and the module
 #   still unloads.
@@ -29,7 +29,8 @@ T=/tmp/policy.$$
 
 ktap_print_header
 require_debugfs
-if [ ! -e "$DIR/rust_lb_twin.ko" ] || [ ! -e "$DIR/rust_lb_out_of_range.ko" ]; then
+if [ ! -e "$DIR/rust_lb_twin.ko" ] || [ ! -e "$DIR/rust_lb_out_of_range.ko" ] ||
+	[ ! -e "$DIR/rust_lb_unregister_test.ko" ]; then
 	ktap_skip_all "no policy modules in $DIR (make policy builds them)"
 	exit "$KSFT_SKIP"
 fi
@@ -74,22 +75,22 @@ until_stop "$BIN/wakelat" -m 2 -t 4 -r 1 -w 0 &
 set -- $(cases_field 2) RUST_LB
 fail=0 i=0 t0=$(date +%s)
 while [ $i -lt "$CYCLES" ]; do
-	insmod "$DIR/rust_lb_twin.ko" || fail=$((fail + 1))
+	insmod "$DIR/rust_lb_unregister_test.ko" || fail=$((fail + 1))
 	f=$(eval echo "\${$((i % $# + 1))}")
 	echo "NO_$f" > "$FEATURES"
 	echo "$f" > "$FEATURES"
-	rmmod rust_lb_twin || fail=$((fail + 1))
+	rmmod rust_lb_unregister_test || fail=$((fail + 1))
 	i=$((i + 1))
 done
 touch "$T/stop"
 wait
 ktap_print_msg "$CYCLES cycles in $(( $(date +%s) - t0 )) s, $fail failed insmod/rmmod"
-ok=false; [ "$fail" = 0 ] && ! grep -q rust_lb_twin /proc/modules && ok=true
+ok=false; [ "$fail" = 0 ] && ! grep -q rust_lb_unregister_test /proc/modules && ok=true
 ktap_test_result "loaded and removed $CYCLES times under load and feature flips" $ok
 
-# 3b. The twin's own account of each removal (its log line, see
-# rust_lb_twin.rs): none inside or entered after, some before.
-log_new | grep 'rust_lb_twin: unregistered:' > "$T/exits"
+# 3b. The test module's own account of each removal (its log line, see
+# rust_lb_unregister_test.rs): none inside or entered after, some before.
+log_new | grep 'rust_lb_unregister_test: unregistered:' > "$T/exits"
 clean=$(grep -c ': 0 calls inside, 0 entered in' "$T/exits")
 before=$(sed -n 's/.*(\([0-9]*\) in the .*/\1/p' "$T/exits" | awk '{ s += $1 } END { print s + 0 }')
 grep -v ': 0 calls inside, 0 entered in' "$T/exits" | head -n 3 | while read -r l; do

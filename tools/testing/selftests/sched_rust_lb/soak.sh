@@ -5,9 +5,9 @@
 # throughout.  At the same time:
 #  - every policy module of POLICY_DIR is loaded, left to decide for a
 #    moment and removed, in turn, in a loop, with a moment of no module
-#    between two (the twin and the built-in module answer as stock does,
-#    wakelist_rfc as its RFC does, out_of_range out of range until it is
-#    detached);
+#    between two (the twin, the built-in module and the unregistration
+#    test answer as stock does, wakelist_rfc as its RFC does, out_of_range
+#    out of range until it is detached);
 #  - every project feature flips, CPUs go offline and online, a cpuset
 #    root partition comes and goes, and the project's workloads run.
 # Passes when every load and removal succeeded, the decisions taken while
@@ -79,7 +79,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
 		rmmod "$name" || fail=$((fail + 1))
 		m2=$(mism)
 		case $name in
-		rust_lb_twin|rust_lb_builtin|rust_lb_out_of_range)
+		rust_lb_twin|rust_lb_builtin|rust_lb_out_of_range|rust_lb_unregister_test)
 			stock_bad=$((stock_bad + m2 - m1))
 			[ $((m2 - m1)) != 0 ] && echo "$name: $((m2 - m1))" >> "$T/stock-mism" ;;
 		*)	echo "$name $((m2 - m1))" >> "$T/divergence" ;;
