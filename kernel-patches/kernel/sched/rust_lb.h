@@ -65,9 +65,12 @@ static_assert(RUST_LB_NR_FLAGS <= 32, "more flags than struct rust_lb_flags hold
 #define rust_lb_flag_set(flags, name)	((flags).bits & (1U << RUST_LB_F_##name))
 
 /*
- * The inputs of the decisions of fair.c's own code that a policy module
- * may take over (RUST_LB_HOOK() in rust_lb_decisions.h): struct
- * rust_lb_in_<name>, what the stock rule reads, as plain values.
+ * The typed inputs of the decisions (rust_lb_decisions.h): those that
+ * shims pass by value, built with designated initializers where they are
+ * passed, and those of fair.c's own decisions that a policy module may
+ * take over (RUST_LB_HOOK()), struct rust_lb_in_<name>, what the stock
+ * rule reads, as plain values.  Each has a Rust twin of the same layout
+ * in kernel::sched::math, checked when the kernel crate is built.
  */
 #define RUST_LB_INPUTS
 #include "rust_lb_decisions.h"

@@ -159,23 +159,31 @@ rust_lb_twin_sis_util_scan(u64 sum_util, u32 llc_weight, u32 imbalance_pct)
 
 /*
  * RD_OVERLOAD: whether sched_balance_newidle() skips the balance.  With
- * the feature (rd_overload), a root domain that is not overloaded
- * (rd_overloaded, as the shim sampled it) decides alone; otherwise
+ * the feature (rd.feature), a root domain that is not overloaded
+ * (rd.overloaded, as the shim sampled it) decides alone; otherwise
  * rq->avg_idle against sd->max_newidle_lb_cost (0 without a domain), each
- * read once and only then.  The inputs are bools, not flags: inlined, the
- * Rust would keep a word it tests bits of, and build it (3 instructions
- * per call more than the same test in C; Documentation/results.rst).
+ * read once and only then.  The root domain's part is a struct, a
+ * compound literal where it is passed, by address: inlined, its fields are
+ * the two values (passed by value, clang builds them into one word and
+ * tests that, five instructions more per call; a flags word costs three
+ * or four).
  */
+#ifdef RUST_LB_INPUTS
+struct rust_lb_rd_overload {
+	bool feature;		/* RD_OVERLOAD */
+	bool overloaded;	/* rd->overloaded */
+};
+#endif
 RUST_LB_DECISION(newidle_skip)
 RUST_LB_ANSWER(newidle_skip, bool)
 RUST_LB_SHIM(bool, newidle_skip,
-	     (struct rq *rq, struct sched_domain *sd, bool rd_overload, bool rd_overloaded),
-	     (rq, sd, rd_overload, rd_overloaded), twin)
+	     (struct rq *rq, struct sched_domain *sd, const struct rust_lb_rd_overload *rd),
+	     (rq, sd, rd), twin)
 #ifdef RUST_LB_TWINS
 static __always_inline bool rust_lb_twin_newidle_skip(struct rq *rq, struct sched_domain *sd,
-						      bool rd_overload, bool rd_overloaded)
+						      const struct rust_lb_rd_overload *rd)
 {
-	if (rd_overload && !rd_overloaded) {
+	if (rd->feature && !rd->overloaded) {
 		rust_lb_twin_count(newidle_skipped_not_overloaded);
 		return true;
 	}
@@ -188,22 +196,28 @@ static __always_inline bool rust_lb_twin_newidle_skip(struct rq *rq, struct sche
  * wakelist of a CPU of the waker's LLC that runs nr_running tasks.  With
  * the feature (queue_idle), whenever that CPU is idle; without it, only
  * when the caller also saw the wakee still on that CPU (wakee_on_cpu, the
- * rule before f3dd3f674555).  Bools, as for newidle_skip (4 instructions).
+ * rule before f3dd3f674555).  The input is one struct, passed as
+ * newidle_skip's is.
  */
+#ifdef RUST_LB_INPUTS
+struct rust_lb_in_ttwu_queue_cond {
+	u32 nr_running;
+	bool wakee_on_cpu;
+	bool queue_idle;	/* TTWU_QUEUE_IDLE */
+};
+#endif
 RUST_LB_DECISION(ttwu_queue_cond)
 RUST_LB_ANSWER(ttwu_queue_cond, bool)
-RUST_LB_SHIM(bool, ttwu_queue_cond,
-	     (unsigned int nr_running, bool queue_idle, bool wakee_on_cpu),
-	     (nr_running, queue_idle, wakee_on_cpu), twin)
+RUST_LB_SHIM(bool, ttwu_queue_cond, (const struct rust_lb_in_ttwu_queue_cond *in), (in), twin)
 #ifdef RUST_LB_TWINS
-static __always_inline bool rust_lb_twin_ttwu_queue_cond(unsigned int nr_running,
-							 bool queue_idle, bool wakee_on_cpu)
+static __always_inline bool
+rust_lb_twin_ttwu_queue_cond(const struct rust_lb_in_ttwu_queue_cond *in)
 {
-	if (queue_idle && !nr_running) {
+	if (in->queue_idle && !in->nr_running) {
 		rust_lb_twin_count(wakelist_idle_queued);
 		return true;
 	}
-	return !nr_running && wakee_on_cpu;
+	return !in->nr_running && in->wakee_on_cpu;
 }
 #endif
 
@@ -417,7 +431,8 @@ static __always_inline bool rust_lb_valid_wake_affine(const struct rust_lb_in_wa
 
 /*
  * select_idle_sibling(): the CPU a wakeup goes to.  A CPU the task may
- * run on, active, and not out of range.
+ * run on, active, and not out of range: the stock scan's answer, which
+ * the kernel would use, needs no test.
  */
 RUST_LB_DECISION(select_idle_sibling)
 RUST_LB_HOOK(select_idle_sibling, int)
@@ -441,7 +456,7 @@ static __always_inline bool
 rust_lb_valid_select_idle_sibling(const struct rust_lb_in_select_idle_sibling *in, int ans,
 				  const struct rust_lb_cpus *cpus)
 {
-	return rust_lb_cpu_valid(ans, cpus);
+	return ans == in->stock || rust_lb_cpu_valid(ans, cpus);
 }
 #endif
 
@@ -481,7 +496,7 @@ rust_lb_valid_can_migrate_task(const struct rust_lb_in_can_migrate_task *in, boo
 /*
  * sched_balance_find_src_rq(): the busiest runqueue's CPU, or -1 for none.
  * A CPU of the busiest group the balance may pull from, never the
- * balancing CPU.
+ * balancing CPU; the stock scan's answer needs no test.
  */
 RUST_LB_DECISION(find_busiest_queue)
 RUST_LB_HOOK(find_busiest_queue, int)
@@ -506,7 +521,8 @@ static __always_inline bool
 rust_lb_valid_find_busiest_queue(const struct rust_lb_in_find_busiest_queue *in, int ans,
 				 const struct rust_lb_cpus *cpus)
 {
-	return ans == -1 || (ans != in->dst_cpu && rust_lb_cpu_valid(ans, cpus));
+	return ans == in->stock || ans == -1 ||
+	       (ans != in->dst_cpu && rust_lb_cpu_valid(ans, cpus));
 }
 #endif
 
@@ -532,7 +548,11 @@ static __always_inline u32 rust_lb_twin_detach_tasks(const struct rust_lb_in_det
 static __always_inline bool rust_lb_valid_detach_tasks(const struct rust_lb_in_detach_tasks *in,
 						       u32 ans, const struct rust_lb_cpus *cpus)
 {
-	return ans <= in->nr_running && (ans || !in->nr_running);
+	/*
+	 * 1 to nr_running, in one compare; 0 when there is none is the twin's
+	 * answer, which rust_lb_checked_detach_tasks() takes.
+	 */
+	return ans - 1 < in->nr_running;
 }
 #endif
 
@@ -565,7 +585,8 @@ static __always_inline bool
 rust_lb_valid_balance_interval(const struct rust_lb_in_balance_interval *in, u64 ans,
 			       const struct rust_lb_cpus *cpus)
 {
-	return ans >= 1 && ans <= (in->max_interval ?: 1);
+	/* 1 to max_interval, in one compare (else the twin's answer). */
+	return ans - 1 < in->max_interval;
 }
 #endif
 

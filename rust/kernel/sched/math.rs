@@ -445,8 +445,10 @@ pub enum NewidleSkip {
     TooShort,
 }
 
-/// The root-domain overload indicator as `sched_balance_newidle()` sees it.
+/// The root-domain overload indicator as `sched_balance_newidle()` sees it
+/// (`struct rust_lb_rd_overload` in C, which the shim passes by value).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct RdOverload {
     /// The RD_OVERLOAD feature: whether the indicator is consulted.
     pub feature: bool,
@@ -603,8 +605,10 @@ impl Newidle {
     }
 }
 
-/// The inputs of the same-LLC wakelist condition ([`ttwu_wakelist_same_llc`]).
+/// The inputs of the same-LLC wakelist condition ([`ttwu_wakelist_same_llc`];
+/// `struct rust_lb_in_ttwu_queue_cond` in C, which the shim passes by value).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct TtwuQueue {
     /// `nr_running` of the wakee CPU, sampled once.
     pub nr_running: u32,
@@ -795,6 +799,7 @@ enum Affine {
 
 impl WakeAffine {
     /// `wake_affine_idle()`.
+    #[inline]
     fn idle(&self) -> Affine {
         if self.this_idle && self.share_cache {
             return if self.prev_idle {
@@ -814,6 +819,7 @@ impl WakeAffine {
 
     /// `wake_affine_weight()`, in the C's 64-bit arithmetic, wrapping as
     /// the kernel's (`-fno-strict-overflow`) does.
+    #[inline]
     fn weight(&self) -> Affine {
         let mut this_eff = self.this_load as i64;
         if self.sync {

@@ -69,8 +69,8 @@ use crate::{
     prelude::*,
     sched::math::{
         BalanceInterval, CanMigrateTask, DetachTasks, FindBusiestQueue, IlbScan, Imbalance,
-        Newidle, NewidleDomain, NohzBalancerKick, SelectIdleSibling, Serialize, SisUtil, Spare,
-        TtwuQueue, WakeAffine, WakeWide,
+        Newidle, NewidleDomain, NohzBalancerKick, RdOverload, SelectIdleSibling, Serialize,
+        SisUtil, Spare, TtwuQueue, WakeAffine, WakeWide,
     },
     str::CStr,
     types::Opaque,
@@ -80,7 +80,10 @@ use core::{ffi::c_void, marker::PhantomData};
 /// A balancing policy: the decisions a module may answer in place of the
 /// built-in helpers.  Each default is the built-in decision, which honours
 /// the sched features through its input, so a policy that overrides
-/// nothing decides as the built-in helpers do.
+/// nothing decides as the built-in helpers do.  The defaults are inlined
+/// into the module's answer functions; a method of a policy's own may be
+/// `#[inline]` too, so that its answer function calls nothing (it keeps
+/// every register of its caller, and saves only those its body uses).
 ///
 /// Every method runs in scheduler context on the calling CPU, with
 /// preemption or interrupts disabled and runqueue or `pi_lock` locks held:
@@ -93,55 +96,65 @@ pub trait Policy: 'static {
 
     /// ILB_UTIL: how many groups of the LLC domain a newidle balance scans
     /// (1 to `nr_groups`).
+    #[inline(always)]
     fn ilb_scan_depth(input: &IlbScan) -> u32 {
         input.builtin()
     }
 
     /// SIS_UTIL: how many CPUs of the LLC a wakeup scans for an idle one
     /// (0 to `llc_weight`).
+    #[inline(always)]
     fn sis_util_scan(input: &SisUtil) -> u32 {
         input.builtin()
     }
 
     /// Whether a newly idle CPU skips balancing.
+    #[inline(always)]
     fn newidle_skip(input: &Newidle) -> bool {
         input.builtin()
     }
 
     /// Whether a same-LLC wakeup goes to the wakee CPU's wakelist.
+    #[inline(always)]
     fn ttwu_queue_cond(input: &TtwuQueue) -> bool {
         input.builtin()
     }
 
     /// What to migrate when the local group has spare capacity.
+    #[inline(always)]
     fn spare_imbalance(input: &Spare) -> Imbalance {
         input.builtin()
     }
 
     /// Whether to try `sched_balance_running` for a serialized domain.
+    #[inline(always)]
     fn serialize_try(input: &Serialize) -> bool {
         input.builtin()
     }
 
     /// `wake_wide()`: whether a wakeup is too wide for an affine one.
+    #[inline(always)]
     fn wake_wide(input: &WakeWide) -> bool {
         input.builtin()
     }
 
     /// `wake_affine()`: whether the wakee goes to the waking CPU (`true`)
     /// or stays with its previous CPU.
+    #[inline(always)]
     fn wake_affine(input: &WakeAffine) -> bool {
         input.builtin()
     }
 
     /// `select_idle_sibling()`: the CPU the wakee runs on (one it may run
     /// on, and active).
+    #[inline(always)]
     fn select_idle_sibling(input: &SelectIdleSibling) -> i32 {
         input.builtin()
     }
 
     /// `can_migrate_task()`: whether a task that could move may, given its
     /// cache hotness.
+    #[inline(always)]
     fn can_migrate_task(input: &CanMigrateTask) -> bool {
         input.builtin()
     }
@@ -149,29 +162,34 @@ pub trait Policy: 'static {
     /// `sched_balance_find_src_rq()`: the CPU of the busiest group to pull
     /// from (one the balance may pull from, never the balancing CPU), or -1
     /// for none.
+    #[inline(always)]
     fn find_busiest_queue(input: &FindBusiestQueue) -> i32 {
         input.builtin()
     }
 
     /// `detach_tasks()`'s budget: how many tasks of the busiest runqueue a
     /// balance looks at (1 to its tasks).
+    #[inline(always)]
     fn detach_tasks(input: &DetachTasks) -> u32 {
         input.builtin()
     }
 
     /// `get_sd_balance_interval()`: jiffies to the domain's next balance
     /// (1 to `max_interval`).
+    #[inline(always)]
     fn balance_interval(input: &BalanceInterval) -> u64 {
         input.builtin()
     }
 
     /// `sched_balance_newidle()`, per domain: whether to balance it.
+    #[inline(always)]
     fn newidle_domain(input: &NewidleDomain) -> bool {
         input.builtin()
     }
 
     /// `nohz_balancer_kick()`: the `NOHZ_*_KICK` flags of the kick, 0 for
     /// none (those flags only).
+    #[inline(always)]
     fn nohz_balancer_kick(input: &NohzBalancerKick) -> u32 {
         input.builtin()
     }
@@ -324,6 +342,39 @@ impl<P: Policy> PinnedDrop for Registration<P> {
     }
 }
 
+/// `c_input! { Rust = c_struct { fields }; ... }`: the `math` type `Rust` is the
+/// Rust view of the C's `struct c_struct`, which the scheduler fills: the
+/// same fields, of the same types (the conversion names each once, and its
+/// type must match), at the same offsets, and no more; checked when the
+/// crate is built.  The conversion costs nothing once inlined.
+macro_rules! c_input {
+    ($($rust:ident = $c:ident { $($field:ident),* $(,)? };)*) => {
+        $(
+            const _: () = {
+                type C = bindings::$c;
+                assert!(core::mem::size_of::<$rust>() == core::mem::size_of::<C>());
+                assert!(core::mem::align_of::<$rust>() == core::mem::align_of::<C>());
+                $(assert!(
+                    core::mem::offset_of!($rust, $field) == core::mem::offset_of!(C, $field)
+                );)*
+            };
+
+            impl From<bindings::$c> for $rust {
+                #[inline(always)]
+                fn from(c: bindings::$c) -> Self {
+                    Self { $($field: c.$field),* }
+                }
+            }
+        )*
+    };
+}
+
+// The inputs that shims pass (`rust_lb_decisions.h`).
+c_input! {
+    RdOverload = rust_lb_rd_overload { feature, overloaded };
+    TtwuQueue = rust_lb_in_ttwu_queue_cond { nr_running, wakee_on_cpu, queue_idle };
+}
+
 /// The scheduler's side: the registered policy's answer to a decision, or
 /// `None` to take the built-in one (no policy, a policy that keeps this
 /// decision, or an answer out of range, which is reported).
@@ -360,21 +411,8 @@ pub mod decide {
         ) => {
             $(crate::macros::paste! {
                 // The input is the C's struct rust_lb_in_<name>, which the
-                // scheduler fills and this reads: the same fields, of the
-                // same types (the conversion below names each once, and
-                // its type must match), at the same offsets, and no more.
-                const _: () = {
-                    type C = bindings::[<rust_lb_in_ $hook>];
-                    #[allow(dead_code)]
-                    fn same_fields(c: C) -> $hin {
-                        $hin { $($field: c.$field),* }
-                    }
-                    assert!(core::mem::size_of::<$hin>() == core::mem::size_of::<C>());
-                    assert!(core::mem::align_of::<$hin>() == core::mem::align_of::<C>());
-                    $(assert!(
-                        core::mem::offset_of!($hin, $field) == core::mem::offset_of!(C, $field)
-                    );)*
-                };
+                // scheduler fills and this reads.
+                c_input! { $hin = [<rust_lb_in_ $hook>] { $($field),* }; }
 
                 $(#[$hdoc])*
                 #[doc = "The built-in answer: the static call's target while no policy answers."]

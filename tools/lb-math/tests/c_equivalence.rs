@@ -503,10 +503,12 @@ int main(void)
 			scanf("%llu %llu %llu %llu %llu", &a, &b, &c, &d, &e);
 			rq.avg_idle = c;
 			sd.max_newidle_lb_cost = d;
-			printf("%d\n", rust_lb_twin_newidle_skip(&rq, e ? &sd : NULL, a, b));
+			printf("%d\n", rust_lb_twin_newidle_skip(&rq, e ? &sd : NULL,
+				&(struct rust_lb_rd_overload){ .feature = a, .overloaded = b }));
 		} else if (!strcmp(op, "ttwu")) {
 			scanf("%llu %llu %llu", &a, &b, &c);
-			printf("%d\n", rust_lb_twin_ttwu_queue_cond(a, b, c));
+			printf("%d\n", rust_lb_twin_ttwu_queue_cond(&(struct rust_lb_in_ttwu_queue_cond){
+				.nr_running = a, .queue_idle = b, .wakee_on_cpu = c }));
 		} else if (!strcmp(op, "serialize")) {
 			struct rust_lb_flags f;
 

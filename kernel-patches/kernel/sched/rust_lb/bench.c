@@ -166,19 +166,19 @@ static __always_inline struct sched_domain_shared *rust_lb_c_llc_shared(struct l
 }
 
 static __always_inline bool rust_lb_c_newidle_skip(struct rq *rq, struct sched_domain *sd,
-						   bool rd_overload, bool overloaded)
+						   const struct rust_lb_rd_overload *rd)
 {
 	rust_lb_twin_count(rust_calls_newidle_skip);
-	return rust_lb_twin_newidle_skip(rq, sd, rd_overload, overloaded);
+	return rust_lb_twin_newidle_skip(rq, sd, rd);
 }
 
 /* The shims' gate of the C twins: RUST_LB on, RUST_LB_VERIFY off. */
 #define rust_lb_bench_gate()	(rust_lb_on() && !rust_lb_verify_on())
 
-static __always_inline bool rust_lb_c_ttwu(unsigned int nr, bool queue_idle, bool on_cpu)
+static __always_inline bool rust_lb_c_ttwu(const struct rust_lb_in_ttwu_queue_cond *in)
 {
 	rust_lb_twin_count(rust_calls_ttwu_queue_cond);
-	return rust_lb_twin_ttwu_queue_cond(nr, queue_idle, on_cpu);
+	return rust_lb_twin_ttwu_queue_cond(in);
 }
 
 static noinline void rust_lb_c_spare(struct lb_env *env, struct sd_lb_stats *sds,
@@ -242,7 +242,9 @@ static __always_inline bool rust_lb_newidle(struct rq *rq, struct sched_domain *
 {
 	if (!rust_lb_on())
 		return !overloaded || rq->avg_idle < sd->max_newidle_lb_cost;
-	return rust_lb_decide(newidle_skip, rq, sd, rust_lb_feat(RD_OVERLOAD), overloaded);
+	return rust_lb_decide(newidle_skip, rq, sd, &(struct rust_lb_rd_overload){
+				      .feature = rust_lb_feat(RD_OVERLOAD),
+				      .overloaded = overloaded });
 }
 
 static __always_inline bool rust_lb_c_newidle(struct rq *rq, struct sched_domain *sd,
@@ -250,21 +252,30 @@ static __always_inline bool rust_lb_c_newidle(struct rq *rq, struct sched_domain
 {
 	if (!rust_lb_bench_gate())
 		return !overloaded || rq->avg_idle < sd->max_newidle_lb_cost;
-	return rust_lb_c_newidle_skip(rq, sd, rust_lb_feat(RD_OVERLOAD), overloaded);
+	return rust_lb_c_newidle_skip(rq, sd, &(struct rust_lb_rd_overload){
+					      .feature = rust_lb_feat(RD_OVERLOAD),
+					      .overloaded = overloaded });
 }
 
 static __always_inline bool rust_lb_ttwu(unsigned int nr, bool on_cpu)
 {
 	if (!rust_lb_on())
 		return !nr;
-	return rust_lb_decide(ttwu_queue_cond, nr, rust_lb_feat(TTWU_QUEUE_IDLE), on_cpu);
+	return rust_lb_decide(ttwu_queue_cond,
+			      &(struct rust_lb_in_ttwu_queue_cond){
+				      .nr_running = nr,
+				      .queue_idle = rust_lb_feat(TTWU_QUEUE_IDLE),
+				      .wakee_on_cpu = on_cpu });
 }
 
 static __always_inline bool rust_lb_c_ttwu_gated(unsigned int nr, bool on_cpu)
 {
 	if (!rust_lb_bench_gate())
 		return !nr;
-	return rust_lb_c_ttwu(nr, rust_lb_feat(TTWU_QUEUE_IDLE), on_cpu);
+	return rust_lb_c_ttwu(&(struct rust_lb_in_ttwu_queue_cond){
+				      .nr_running = nr,
+				      .queue_idle = rust_lb_feat(TTWU_QUEUE_IDLE),
+				      .wakee_on_cpu = on_cpu });
 }
 
 /*

@@ -259,21 +259,18 @@ decision! {
     ///
     /// `this_rq` is the runqueue of the calling CPU and `sd` null or its lowest
     /// domain, obtained inside the RCU read-side critical section the caller
-    /// is in.
+    /// is in; `rd` points to the shim's input, valid for the call.
     pub unsafe extern "C" fn rust_lb_newidle_skip / rust_lb_newidle_skip_policy(
         this_rq: *mut bindings::rq,
         sd: *mut bindings::sched_domain,
-        rd_overload: bool,
-        rd_overloaded: bool,
+        rd: *const bindings::rust_lb_rd_overload,
     ) -> bool {
         // SAFETY: runqueues live forever; `sd` is protected by the caller's RCU
-        // read-side critical section for the duration of this call.
-        let (rq, sd) = unsafe { (Rq::from_raw(this_rq), SchedDomain::from_raw(sd)) };
-        let rd = math::RdOverload {
-            feature: rd_overload,
-            overloaded: rd_overloaded,
-        };
-        decisions::newidle_skip::<ASK>(rq, sd, rd)
+        // read-side critical section for the duration of this call; `rd` is
+        // the shim's input, valid for the call.
+        let (rq, sd, rd) =
+            unsafe { (Rq::from_raw(this_rq), SchedDomain::from_raw(sd), rd.read()) };
+        decisions::newidle_skip::<ASK>(rq, sd, rd.into())
     }
 }
 
@@ -284,16 +281,16 @@ decision! {
     /// `nr_running` once, so that its C twin sees the same value.
     /// `wakee_on_cpu` is what `WF_ON_CPU` said before 2022: the caller saw the
     /// wakee still descheduling on that CPU.
-    pub extern "C" fn rust_lb_ttwu_queue_cond / rust_lb_ttwu_queue_cond_policy(
-        nr_running: c_uint,
-        queue_idle: bool,
-        wakee_on_cpu: bool,
+    ///
+    /// # Safety
+    ///
+    /// `input` points to the shim's input, valid for the call.
+    pub unsafe extern "C" fn rust_lb_ttwu_queue_cond / rust_lb_ttwu_queue_cond_policy(
+        input: *const bindings::rust_lb_in_ttwu_queue_cond,
     ) -> bool {
-        decisions::ttwu_queue_cond::<ASK>(math::TtwuQueue {
-            nr_running,
-            wakee_on_cpu,
-            queue_idle,
-        })
+        // SAFETY: the caller's promise.
+        let input = unsafe { input.read() };
+        decisions::ttwu_queue_cond::<ASK>(input.into())
     }
 }
 

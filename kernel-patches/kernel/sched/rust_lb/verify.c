@@ -152,7 +152,8 @@ sched_rust_lb_verify_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds
 /*
  * The decisions of fair.c's own code (RUST_LB_HOOK()), when the answer the
  * shim got through the static call (rust_lb_ask() in rust_lb.h) is out of
- * range or RUST_LB_VERIFY is on: an answer out of range is replaced by
+ * range or RUST_LB_VERIFY is on: an answer out of range, unless it is the
+ * twin's (which the inline check may leave to this path), is replaced by
  * the twin's and reported; a module's counts in policy_decisions; under
  * RUST_LB_VERIFY the twin decides and the answer is compared with it.
  */
@@ -163,7 +164,7 @@ sched_rust_lb_verify_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds
 	{								\
 		rtype twin = rust_lb_twin_##name(in);			\
 									\
-		if (!rust_lb_valid_##name(in, ans, cpus)) {		\
+		if (ans != twin && !rust_lb_valid_##name(in, ans, cpus)) { \
 			rust_lb_policy_reject(rust_lb_decision_##name);	\
 			ans = twin;					\
 		} else if (static_call_query(rust_lb_policy_##name) !=	\
