@@ -10,7 +10,7 @@
 #   make show    boot, show the features and domains, flip RUST_LB
 #   make shell   an interactive shell in the guest (stdin is typed there)
 #   make exec CMD='...'   one command in the guest, quoting intact
-#   make scale   the CPU-count sweep of serialize_due and ilb_util (tools/scale)
+#   make scale   the CPU-count sweep of serialize_due and ilb_util (tools/measure/scale)
 #   make stress  the stress selftests on the debug kernel (STRESS_SECONDS=300)
 #   make check   the developer's loop: rebuild, KUnit + the quick kselftests in two guests
 #   make soak    policy modules loaded and removed in a loop under feature flips,
@@ -26,7 +26,7 @@
 #                LOAD=1: and load them into the guest of make live (LIVE_WAIT=s:
 #                and wait for a decision of theirs to be counted)
 #   make live    an interactive guest that stays up, into which make policy
-#                LOAD=1 (tools/live) loads modules without a reboot
+#                LOAD=1 (tools/guest/live) loads modules without a reboot
 #   make deps | tree | config | kernel | guest   install, unpack+patch, configure, build
 #   make clippy | checkpatch | rustfmt | host-test | docs
 #   make data-status   which committed datasets were measured on this tree's
@@ -58,7 +58,7 @@
 #                again)  HOST_REDO=N (how often)  ALL_COUNTERS=1  MEM=MiB
 #                RUN_TIMEOUT=s (the guest's)  MDE=1% (add iterations
 #                until every benefit measure resolves 1%, or MDE_TIME=s,
-#                default 900, runs out); tools/experiment --help
+#                default 900, runs out); tools/measure/experiment --help
 #   STRESS_SECONDS=N  length of each stress selftest (make stress: 300)
 #   STRESS_TESTS=a.sh,b.sh  the kselftests make stress runs
 #   POLICY_CYCLES=N  policy-module loads and removals in make stress (100)
@@ -72,11 +72,11 @@ override BUILD := $(abspath $(BUILD))
 export BUILD
 FRAGMENTS := $(OVERLAY)/.config.fragment
 ifeq ($(DEBUG),1)
-  FRAGMENTS += $(OVERLAY)/tools/config/debug.fragment
+  FRAGMENTS += $(OVERLAY)/tools/build/config/debug.fragment
   OBJ_SUFFIX := -debug
 endif
 ifeq ($(VNG),1)
-  FRAGMENTS += $(OVERLAY)/tools/config/vng.fragment
+  FRAGMENTS += $(OVERLAY)/tools/build/config/vng.fragment
   OBJ_SUFFIX := $(OBJ_SUFFIX)-vng
 endif
 # The project's own tree keeps its objects in a subdirectory of the tree:
@@ -115,7 +115,7 @@ endif
 # The policy modules make policy built for this kernel go along, to
 # /opt/sched-rust-lb/policies/ in the guest.
 POLICY_KOS = $(wildcard $(O)/sched-rust-lb-policies/*/*.ko)
-RUN_GUEST  = $(OVERLAY)/tools/run-guest --kernel $(O)/vmlinux \
+RUN_GUEST  = $(OVERLAY)/tools/guest/run-guest --kernel $(O)/vmlinux \
 	     --initrd $(GUEST)/initramfs.cpio.gz --accel $(ACCEL) \
 	     $(foreach k,$(POLICY_KOS),--file $(k):/opt/sched-rust-lb/policies/$(notdir $(k)))
 
@@ -128,17 +128,17 @@ help:
 	@awk 'NR < 3 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' $(OVERLAY)/Makefile
 
 deps:
-	@$(OVERLAY)/tools/deps
+	@$(OVERLAY)/tools/build/deps
 
 tree: deps
-	@$(OVERLAY)/tools/prepare-tree $(OVERLAY) $(KSRC) $(TARBALL)
+	@$(OVERLAY)/tools/build/prepare-tree $(OVERLAY) $(KSRC) $(TARBALL)
 
 config: tree
-	@$(OVERLAY)/tools/mkconfig $(KSRC) $(O) $(FRAGMENTS)
+	@$(OVERLAY)/tools/build/mkconfig $(KSRC) $(O) $(FRAGMENTS)
 
 # The object directory records the kernel inputs id the build started
-# from (tools/provenance.py), which a measurement of its vmlinux records.
-PROVENANCE = python3 $(OVERLAY)/tools/provenance.py
+# from (tools/build/provenance.py), which a measurement of its vmlinux records.
+PROVENANCE = python3 $(OVERLAY)/tools/build/provenance.py
 kernel: config
 	@echo "  KBUILD  $(O)/vmlinux"
 	@rm -f $(O)/sched-rust-lb-inputs; inputs=$$($(PROVENANCE) inputs) && \
@@ -146,28 +146,28 @@ kernel: config
 		$(PROVENANCE) stamp $(O) $$inputs
 
 guest: tree
-	@$(OVERLAY)/tools/mkinitramfs $(OVERLAY) $(KSRC) $(GUEST)
+	@$(OVERLAY)/tools/guest/mkinitramfs $(OVERLAY) $(KSRC) $(GUEST)
 
 # Policy modules (Documentation/policy-modules.rst): each directory of
 # POLICY (default: the examples, rust/policies/*) built out of tree against
 # the kernel in $(O), into $(O)/sched-rust-lb-policies/NAME/.
 POLICY ?= $(wildcard $(OVERLAY)/rust/policies/*)
-# LOAD=1: then load each into the guest of make live (tools/live), which
+# LOAD=1: then load each into the guest of make live (tools/guest/live), which
 # replaces a loaded module of the same name.  The module is then built
 # against the kernel as that guest booted it: no kernel rebuild first.
 LIVE_SOCKET ?= $(BUILD)/live.sock
 policy: $(if $(filter 1,$(LOAD)),,kernel)
 	@test -f $(O)/Module.symvers || { echo "make policy: no kernel built in $(O) (run 'make kernel')" >&2; exit 2; }
 	@test "$(LOAD)" != 1 || test $(words $(POLICY)) = 1 || { echo "make policy LOAD=1: one POLICY=dir at a time (one policy is registered at a time)" >&2; exit 2; }
-	@kos=$$($(OVERLAY)/tools/build-policy "$(KMAKE)" $(O)/sched-rust-lb-policies $(POLICY)) && \
+	@kos=$$($(OVERLAY)/tools/build/build-policy "$(KMAKE)" $(O)/sched-rust-lb-policies $(POLICY)) && \
 	printf '%s\n' $$kos && \
 	if [ "$(LOAD)" = 1 ]; then \
-		for ko in $$kos; do $(OVERLAY)/tools/live --socket $(LIVE_SOCKET) load $$ko \
+		for ko in $$kos; do $(OVERLAY)/tools/guest/live --socket $(LIVE_SOCKET) load $$ko \
 			$(if $(LIVE_WAIT),--wait-decision $(LIVE_WAIT)) || exit 1; done; \
 	fi
 
 # A guest that stays up, its shell on this terminal (as make shell), and
-# its second serial port on $(LIVE_SOCKET) for tools/live: make policy
+# its second serial port on $(LIVE_SOCKET) for tools/guest/live: make policy
 # LOAD=1 in another terminal loads a rebuilt policy into it.
 live: kernel guest
 	@$(RUN_GUEST) --topology $(TOPOLOGY) --timeout $(SHELL_TIMEOUT) --stdin \
@@ -185,7 +185,7 @@ vng-kernel: config
 # has no /dev/virtio-ports links, finds no script ports, runs the command
 # on the console and reports 255.
 vng:
-	@$(OVERLAY)/tools/deps udev
+	@$(OVERLAY)/tools/build/deps udev
 	@$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile VNG=1 vng-kernel
 	@test -x $(VNG_VENV)/bin/vng || { python3 -m venv $(VNG_VENV) && \
 		$(VNG_VENV)/bin/pip install -q virtme-ng==1.42; }
@@ -196,12 +196,12 @@ vng:
 vng: export SCHED_RUST_LB_CMD = $(value CMD)
 VNG_CPUS ?= 4
 # make vng as documented: a command's output alone, its exit status kept
-# (tools/tests/vng; builds the VNG=1 kernel, several minutes cold).
+# (tools/check/tests/vng; builds the VNG=1 kernel, several minutes cold).
 vng-test:
-	@$(OVERLAY)/tools/tests/vng $(MAKE) --no-print-directory -f $(OVERLAY)/Makefile
+	@$(OVERLAY)/tools/check/tests/vng $(MAKE) --no-print-directory -f $(OVERLAY)/Makefile
 
 # The options are checked before anything is built.
-EXPERIMENT = $(OVERLAY)/tools/experiment --kernel $(O)/vmlinux \
+EXPERIMENT = $(OVERLAY)/tools/measure/experiment --kernel $(O)/vmlinux \
 		--initrd $(GUEST)/initramfs.cpio.gz --accel $(ACCEL) \
 		$(if $(filter-out file,$(origin TOPOLOGY)),--topology $(TOPOLOGY)) \
 		$(if $(CASES),--cases $(CASES)) $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
@@ -225,9 +225,9 @@ run:
 	@$(EXPERIMENT)
 
 # The scale sweep: serialize_due and ilb_util at 8, 16, 32 and 64 vCPUs
-# (tools/scale; about 20 minutes, most of it booting 64 vCPUs).
+# (tools/measure/scale; about 20 minutes, most of it booting 64 vCPUs).
 scale: kernel guest
-	@$(OVERLAY)/tools/scale $(if $(OUT),--out $(OUT))
+	@$(OVERLAY)/tools/measure/scale $(if $(OUT),--out $(OUT))
 
 # Boot, show the features and the sched domains, flip RUST_LB both ways.
 show: kernel guest
@@ -251,7 +251,7 @@ host-test:
 
 test: deps
 	@mkdir -p $(BUILD)
-	@$(OVERLAY)/tools/run-tests --overlay $(OVERLAY) --build $(BUILD) \
+	@$(OVERLAY)/tools/check/run-tests --overlay $(OVERLAY) --build $(BUILD) \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) O=$(O) DEBUG=$(DEBUG)" \
 		--kernel $(O)/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TEST_TOPOLOGY) --accel $(ACCEL) \
@@ -268,7 +268,7 @@ STRESS_TESTS ?= flip.sh,policy.sh,stress.sh,soak.sh,dmesg_clean.sh
 # NO_BUILD=1: boot the debug kernel as built (make test builds it beside).
 POLICY_CYCLES ?= 100
 stress: deps
-	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) \
+	@$(OVERLAY)/tools/check/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) \
 		--log-suffix=-debug $(if $(filter 1,$(NO_BUILD)),--no-build) \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \
 		--kernel $(OBJBASE)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
@@ -276,10 +276,10 @@ stress: deps
 		--append "KSFT_TESTS=$(STRESS_TESTS) STRESS_SECONDS=$(STRESS_SECONDS) FLIP_SECONDS=$(STRESS_SECONDS) SOAK_SECONDS=$(STRESS_SECONDS) POLICY_CYCLES=$(POLICY_CYCLES)"
 
 # The developer's loop: rebuild what changed, then KUnit and the quick
-# kselftests in two guests at once, one per host core (tools/measure-build
+# kselftests in two guests at once, one per host core (tools/measure/measure-build
 # times it after a one-file Rust change).
 check: deps
-	@$(OVERLAY)/tools/run-tests --quick-check --overlay $(OVERLAY) --build $(BUILD) \
+	@$(OVERLAY)/tools/check/run-tests --quick-check --overlay $(OVERLAY) --build $(BUILD) \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) O=$(O) DEBUG=$(DEBUG)" \
 		--kernel $(O)/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TOPOLOGY) --accel $(ACCEL)
@@ -290,7 +290,7 @@ check: deps
 # and a load runs; then the log check.  The console: $(BUILD)/test-console-debug.log.
 SOAK_SECONDS ?= 1800
 soak: deps
-	@$(OVERLAY)/tools/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) --log-suffix=-debug \
+	@$(OVERLAY)/tools/check/run-tests --guest-only --overlay $(OVERLAY) --build $(BUILD) --log-suffix=-debug \
 		--make "$(MAKE) --no-print-directory -f $(OVERLAY)/Makefile BUILD=$(BUILD) KSRC=$(if $(TARBALL),,$(KSRC)) DEBUG=1" \
 		--kernel $(OBJBASE)-debug/vmlinux --initrd $(GUEST)/initramfs.cpio.gz \
 		--topology $(TOPOLOGY) --accel $(ACCEL) --timeout $$(( $(SOAK_SECONDS) + 1200 )) \
@@ -302,7 +302,7 @@ soak: deps
 OFF         ?= SCHED_RUST_LB
 OFF_TARGETS ?= kernel/sched/
 config-off: config
-	@$(OVERLAY)/tools/check-config-off $(KSRC) $(O)/.config \
+	@$(OVERLAY)/tools/check/check-config-off $(KSRC) $(O)/.config \
 		$(BUILD)/obj-$(shell echo '$(OFF)' | sed 's/^+/with-/; t; s/^/no-/' | tr A-Z_ a-z-) \
 		'$(OFF)' $(OFF_TARGETS)
 
@@ -311,34 +311,34 @@ config-off: config
 # runs through its site (Documentation/robustness.rst, "Static keys under
 # QEMU"): JLR_ARGS='--qemu BIN --tcg-threads single --pair --seconds N'.
 jump-label-race: guest
-	@$(OVERLAY)/tools/jump-label-race/run $(JLR_ARGS)
+	@$(OVERLAY)/tools/check/jump-label-race/run $(JLR_ARGS)
 
 # The whole project as a git format-patch series (Documentation/series.rst).
 SERIES_OUT ?= $(BUILD)/series
 series: deps
-	@$(OVERLAY)/tools/export-series $(OVERLAY) $(SERIES_OUT)
+	@$(OVERLAY)/tools/build/export-series $(OVERLAY) $(SERIES_OUT)
 
 # The series on a whole pristine tree: git am, the documented config, make
 # LLVM=1, a boot that lists the features (Documentation/series.rst).
 series-check: series guest
-	@$(OVERLAY)/tools/series-check $(OVERLAY) $(SERIES_OUT) $(BUILD)/series-check $(GUEST)/initramfs.cpio.gz
+	@$(OVERLAY)/tools/check/series-check $(OVERLAY) $(SERIES_OUT) $(BUILD)/series-check $(GUEST)/initramfs.cpio.gz
 
 # The documentation as Sphinx builds it (warnings are errors).
 docs:
 	@sphinx-build -q -E -a -W --keep-going -b html $(OVERLAY)/Documentation $(BUILD)/docs
 	@echo "  DOCS    $(BUILD)/docs/index.html"
 
-# The committed datasets against this tree's kernel (tools/data-status).
+# The committed datasets against this tree's kernel (tools/report/data-status).
 data-status:
-	@$(OVERLAY)/tools/data-status
+	@$(OVERLAY)/tools/report/data-status
 data-check:
-	@$(OVERLAY)/tools/data-status --strict
+	@$(OVERLAY)/tools/report/data-status --strict
 
 clippy: config
 	@$(KMAKE) CLIPPY=1 kernel/sched/rust_lb/ rust/
 
 rustfmt:
-	@rustfmt --config-path $(KSRC)/.rustfmt.toml --check $$(find $(OVERLAY)/rust $(OVERLAY)/kernel-patches $(OVERLAY)/tools/lb-math -name "*.rs" -not -path "*/target/*")
+	@rustfmt --config-path $(KSRC)/.rustfmt.toml --check $$(find $(OVERLAY)/rust $(OVERLAY)/kernel-patches $(OVERLAY)/tools/check/lb-math -name "*.rs" -not -path "*/target/*")
 
 # Debian's python3 first: checkpatch's SPDX check needs python3-ply/-git.
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is ignored: every
@@ -360,7 +360,7 @@ CHECKPATCH_IGNORE := FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID,MACRO_ARG_REUSE
 # reads those macros as statements that want a do-while or parentheses.
 CHECKPATCH_IGNORE_NEW_FILES := COMPLEX_MACRO,MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON
 checkpatch: tree
-	@$(OVERLAY)/tools/export-series $(OVERLAY) $(CHECKPATCH_SERIES) $(TARBALL) >/dev/null
+	@$(OVERLAY)/tools/build/export-series $(OVERLAY) $(CHECKPATCH_SERIES) $(TARBALL) >/dev/null
 	@cd $(KSRC) && rc=0 && for p in $$(cd $(CHECKPATCH_SERIES) && ls 0*.patch); do \
 		echo "  CHECK   $$p"; \
 		ignore=$(CHECKPATCH_IGNORE); \

@@ -66,8 +66,8 @@ static_assert(RUST_LB_NR_FLAGS <= 32, "more flags than struct rust_lb_flags hold
 
 /*
  * The typed inputs of the decisions (rust_lb_decisions.h): those that
- * shims pass by value, built with designated initializers where they are
- * passed, and those of fair.c's own decisions that a policy module may
+ * shims pass by address, compound literals built with designated
+ * initializers where they are passed, and those of fair.c's own decisions that a policy module may
  * take over (RUST_LB_HOOK()), struct rust_lb_in_<name>, what the stock
  * rule reads, as plain values.  Each has a Rust twin of the same layout
  * in kernel::sched::math, checked when the kernel crate is built.
@@ -117,6 +117,45 @@ u64 rust_lb_check_topology(void);
 void sched_rust_lb_c_spare_imbalance(struct lb_env *env, struct sd_lb_stats *sds);
 
 /*
+ * The shims' stock positions (RUST_LB_STOCK() in rust_lb_decisions.h):
+ * per shim, a static key on while its path is in its stock position and
+ * nothing but the stock rule is wanted of it: RUST_LB on, the shim's
+ * features in their stock positions, RUST_LB_VERIFY and schedstats off
+ * (nothing to check, nothing to count), and no policy module answering
+ * its decision.  rust_lb/stock.c keeps them: sched_feat_write() and
+ * set_schedstats() tell it (below), and so does policy registration.
+ * Behind it, the shim runs the stock rule in Rust, rust_lb_<name>_stock()
+ * below (the general rule with the features as constants, and no
+ * counter), or nothing where the stock rule is the C around the shim.
+ */
+#define RUST_LB_STOCK(name, ...)					\
+	DECLARE_STATIC_KEY_FALSE(rust_lb_stock_##name##_key);
+#include "rust_lb_decisions.h"
+#undef RUST_LB_STOCK
+#ifdef CONFIG_SCHED_RUST_LB
+/* A sched feature changed: with the CPU hotplug lock read-held. */
+void sched_rust_lb_features_changed(void);
+/* Schedstats were turned on or off. */
+void sched_rust_lb_schedstats_changed(void);
+#else
+static inline void sched_rust_lb_features_changed(void) { }
+static inline void sched_rust_lb_schedstats_changed(void) { }
+#endif
+/* The stock keys, with the CPU hotplug lock read-held (rust_lb/stock.c). */
+void rust_lb_stock_update(void);
+void rust_lb_update_idle_cpu_scan_stock(struct lb_env *env, u64 sum_util);
+/* sd is not null. */
+bool rust_lb_newidle_skip_stock(struct rq *rq, struct sched_domain *sd, bool overloaded);
+bool rust_lb_ttwu_queue_cond_stock(u32 nr_running);
+/* sds has its local and busiest groups set. */
+void rust_lb_spare_imbalance_stock(struct lb_env *env, struct sd_lb_stats *sds);
+/*
+ * SIS_UTIL's depth in the stock position, alone, for the benchmark:
+ * llc_weight is not 0, as an LLC's size never is.
+ */
+u32 rust_lb_sis_util_scan_stock(u64 sum_util, u32 llc_weight, u32 imbalance_pct);
+
+/*
  * Policy modules (rust_lb/policy.c, rust/kernel/sched/policy.rs): one
  * loadable module at a time may answer the helpers' decisions in their
  * place.  The module's registration is a struct rust_lb_policy that it
@@ -148,18 +187,15 @@ DECLARE_STATIC_KEY_FALSE(rust_lb_policy_key);
  * Per decision of fair.c's own code (RUST_LB_HOOK()): on while
  * RUST_LB is and the registered policy answers it or RUST_LB_VERIFY is on
  * (rust_lb/policy.c), and the shim then asks rust_lb_ask().
- * sched_feat_write() tells the keys a feature changed, with the CPU
- * hotplug lock read-held.
+ * sched_feat_write() tells the keys a feature changed
+ * (sched_rust_lb_features_changed(), above).
  */
 #define RUST_LB_HOOK(name, ...)						\
 	DECLARE_STATIC_KEY_FALSE(rust_lb_hook_##name##_key);
 #include "rust_lb_decisions.h"
 #undef RUST_LB_HOOK
-#ifdef CONFIG_SCHED_RUST_LB_POLICY
-void sched_rust_lb_features_changed(void);
-#else
-static inline void sched_rust_lb_features_changed(void) { }
-#endif
+/* The hooks' keys, with the CPU hotplug lock read-held (rust_lb/policy.c). */
+void rust_lb_hooks_update(void);
 int rust_lb_policy_register(struct rust_lb_policy *policy);
 void rust_lb_policy_unregister(struct rust_lb_policy *policy);
 void rust_lb_policy_reject(enum rust_lb_decision decision);
@@ -267,6 +303,16 @@ static inline struct rust_lb_flags rust_lb_flags(unsigned int bits)
 	return (struct rust_lb_flags){ .bits = bits };
 }
 
+/*
+ * Whether the shim of RUST_LB_STOCK(name) is in its stock position: one
+ * NOP, tested first, as the key implies RUST_LB (see rust_lb_decide()
+ * below).  The stock instance takes no feature snapshot: a static branch
+ * is not dropped when its value is not used.
+ */
+#define rust_lb_stock_on(name)						\
+	(IS_ENABLED(CONFIG_SCHED_RUST_LB) &&				\
+	 static_branch_likely(&rust_lb_stock_##name##_key))
+
 /* While a policy module is registered (one NOP otherwise). */
 #define rust_lb_policy_on()						\
 	(IS_ENABLED(CONFIG_SCHED_RUST_LB_POLICY) &&			\
@@ -320,8 +366,10 @@ static inline struct rust_lb_flags rust_lb_flags(unsigned int bits)
 /*
  * The shims' Rust decisions, one shape for all six (fair.c, core.c):
  *
- *	if (rust_lb_on())
- *		r = rust_lb_decide(name, args);
+ *	if (rust_lb_stock_on(name))
+ *		r = rust_lb_<name>_stock(args);
+ *	else if (rust_lb_on())
+ *		r = rust_lb_decide(name, args, features);
  *	else
  *		r = <the stock C>;
  *

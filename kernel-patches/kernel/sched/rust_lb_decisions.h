@@ -28,6 +28,17 @@
  *			answer; "own" is a path that stores what it decides,
  *			whose check verify.c writes out
  *
+ *  RUST_LB_STOCK(name, decision, position)
+ *			the stock position of a shim's path: while RUST_LB
+ *			is on and position (an expression over sched_feat())
+ *			holds, RUST_LB_VERIFY is off, schedstats are off and
+ *			no policy module answers decision, the static key
+ *			rust_lb_stock_<name>_key is on (rust_lb/stock.c) and
+ *			the shim runs the stock rule in Rust and nothing
+ *			else: rust_lb_<name>_stock() where the rule decides
+ *			something, no call where it leaves the stock C as it
+ *			is (rust_lb_stock_on(name) in rust_lb.h)
+ *
  *  RUST_LB_HOOK(name, rtype)
  *			a decision of fair.c's own code that a policy module
  *			may take over (rust/kernel/sched/policy.rs): the stock
@@ -36,13 +47,14 @@
  *			otherwise) the shim fills struct rust_lb_in_<name>
  *			(with RUST_LB_INPUTS defined: what the stock rule
  *			reads, as plain values; the Rust's math::<Name> has
- *			its layout) and asks rust_lb_ask_<name>() (verify.c),
+ *			its layout) and asks rust_lb_ask() (rust_lb.h),
  *			which calls the static call rust_lb_policy_<name>
  *			(the module's answer, or the built-in one, the
- *			stock rule in Rust), checks the answer with
+ *			stock rule in Rust), checks the answer inline with
  *			rust_lb_valid_<name>() (with RUST_LB_VALID defined;
- *			a CPU against struct rust_lb_cpus) and compares it
- *			with the twin under RUST_LB_VERIFY
+ *			a CPU against struct rust_lb_cpus) and hands it to
+ *			rust_lb_checked_<name>() (verify.c) when it is out
+ *			of range or RUST_LB_VERIFY compares it with the twin
  *
  * and, with RUST_LB_TWINS defined, the C twins: rust_lb_twin_<name>(),
  * deciding as the Rust built-in does on every input, with the feature's
@@ -51,7 +63,7 @@
  * answer, built-in or a policy module's, is compared with it), of the
  * helpers' benchmark (rust_lb/bench.c times the twin against the Rust and
  * checks that the two agree on every input) and of the host's check
- * against the Rust arithmetic (tools/lb-math/tests/c_equivalence.rs).
+ * against the Rust arithmetic (tools/check/lb-math/tests/c_equivalence.rs).
  *
  * Where a twin departs from the stock C of fair.c, it is where the Rust
  * does: no wrap-around of local->idle_cpus - busiest->idle_cpus (the stock
@@ -87,6 +99,10 @@
 # define RUST_LB_HOOK(...)
 # define __RUST_LB_DEFAULT_HOOK
 #endif
+#ifndef RUST_LB_STOCK
+# define RUST_LB_STOCK(...)
+# define __RUST_LB_DEFAULT_STOCK
+#endif
 #if defined(RUST_LB_TWINS) && !defined(rust_lb_twin_count)
 # define rust_lb_twin_count(name)	((void)rust_lb_##name)
 #endif
@@ -104,6 +120,8 @@ RUST_LB_SHIM(void, ilb_done,
 	     (struct lb_env *env, struct sd_lb_stats *sds, u64 sum_util, unsigned int budget,
 	      unsigned int scanned, struct rust_lb_flags flags),
 	     (env, sds, sum_util, budget, scanned, flags), own)
+/* Stock has no ILB_UTIL: neither the budget nor the end of the scan runs. */
+RUST_LB_STOCK(ilb_done, ilb_scan_depth, !sched_feat(ILB_UTIL))
 #ifdef RUST_LB_TWINS
 /* n * s / d, rounded down, exact where n * s overflows (d > s). */
 static __always_inline u64 rust_lb_twin_mul_div_below(u32 n, u64 s, u64 d)
@@ -140,6 +158,8 @@ RUST_LB_DECISION(sis_util_scan)
 RUST_LB_ANSWER(sis_util_scan, u32)
 RUST_LB_SHIM(void, update_idle_cpu_scan, (struct lb_env *env, u64 sum_util),
 	     (env, sum_util), own)
+/* The shim runs only with SIS_UTIL on, the stock position. */
+RUST_LB_STOCK(update_idle_cpu_scan, sis_util_scan, true)
 #ifdef RUST_LB_TWINS
 static __always_inline u32
 rust_lb_twin_sis_util_scan(u64 sum_util, u32 llc_weight, u32 imbalance_pct)
@@ -179,6 +199,7 @@ RUST_LB_ANSWER(newidle_skip, bool)
 RUST_LB_SHIM(bool, newidle_skip,
 	     (struct rq *rq, struct sched_domain *sd, const struct rust_lb_rd_overload *rd),
 	     (rq, sd, rd), twin)
+RUST_LB_STOCK(newidle_skip, newidle_skip, sched_feat(RD_OVERLOAD))
 #ifdef RUST_LB_TWINS
 static __always_inline bool rust_lb_twin_newidle_skip(struct rq *rq, struct sched_domain *sd,
 						      const struct rust_lb_rd_overload *rd)
@@ -209,6 +230,7 @@ struct rust_lb_in_ttwu_queue_cond {
 RUST_LB_DECISION(ttwu_queue_cond)
 RUST_LB_ANSWER(ttwu_queue_cond, bool)
 RUST_LB_SHIM(bool, ttwu_queue_cond, (const struct rust_lb_in_ttwu_queue_cond *in), (in), twin)
+RUST_LB_STOCK(ttwu_queue_cond, ttwu_queue_cond, sched_feat(TTWU_QUEUE_IDLE))
 #ifdef RUST_LB_TWINS
 static __always_inline bool
 rust_lb_twin_ttwu_queue_cond(const struct rust_lb_in_ttwu_queue_cond *in)
@@ -233,6 +255,7 @@ RUST_LB_ANSWER(spare_imbalance, struct rust_lb_imbalance)
 RUST_LB_SHIM(void, spare_imbalance,
 	     (struct lb_env *env, struct sd_lb_stats *sds, struct rust_lb_flags flags),
 	     (env, sds, flags), own)
+RUST_LB_STOCK(spare_imbalance, spare_imbalance, sched_feat(LB_LLC_SPREAD))
 #ifdef RUST_LB_TWINS
 /* sibling_imbalance(), products in 64 bits. */
 static __always_inline u64 rust_lb_twin_sibling(bool dst_idle, u32 lnr, u32 bnr, u32 lc, u32 bc)
@@ -302,6 +325,8 @@ RUST_LB_FLAG(DUE)		/* the domain is due for balancing */
 RUST_LB_DECISION(serialize_try)
 RUST_LB_ANSWER(serialize_try, bool)
 RUST_LB_SHIM(bool, serialize_try, (struct rust_lb_flags flags), (flags), twin)
+/* Stock tries the lock on every visit: nothing to decide. */
+RUST_LB_STOCK(serialize_try, serialize_try, !sched_feat(SERIALIZE_DUE))
 #ifdef RUST_LB_TWINS
 static __always_inline bool rust_lb_twin_serialize_try(struct rust_lb_flags flags)
 {
@@ -674,4 +699,8 @@ rust_lb_valid_nohz_balancer_kick(const struct rust_lb_in_nohz_balancer_kick *in,
 #ifdef __RUST_LB_DEFAULT_HOOK
 # undef RUST_LB_HOOK
 # undef __RUST_LB_DEFAULT_HOOK
+#endif
+#ifdef __RUST_LB_DEFAULT_STOCK
+# undef RUST_LB_STOCK
+# undef __RUST_LB_DEFAULT_STOCK
 #endif

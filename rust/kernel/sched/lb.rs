@@ -301,3 +301,49 @@ impl SdLbStats {
         }
     }
 }
+
+/// The statistics of a balance past the pick of its busiest group
+/// (`calculate_imbalance()`): both groups are known.
+///
+/// # Invariants
+///
+/// As for [`SdLbStats`], and its `local` and `busiest` groups are set.
+#[repr(transparent)]
+pub struct SdLbStatsPicked(SdLbStats);
+
+impl SdLbStatsPicked {
+    /// Creates a reference from the C pointer.
+    ///
+    /// # Safety
+    ///
+    /// As for [`SdLbStats::from_raw`], and `ptr->local` and `ptr->busiest`
+    /// are not null, as from `calculate_imbalance()` on.
+    #[inline]
+    pub unsafe fn from_raw<'a>(ptr: *mut bindings::sd_lb_stats) -> &'a Self {
+        // SAFETY: transparent wrapper; validity is the caller's promise.
+        // INVARIANT: the caller's promise, both groups set.
+        unsafe { &*ptr.cast::<Self>() }
+    }
+
+    /// The local group and the busiest one.
+    #[inline]
+    pub fn groups(&self) -> (&SchedGroup, &SchedGroup) {
+        // SAFETY: both pointers are set (type invariant) and the groups live
+        // as long as the domain being balanced.
+        unsafe {
+            (
+                SchedGroup::from_raw((*self.0.as_raw()).local).unwrap_unchecked(),
+                SchedGroup::from_raw((*self.0.as_raw()).busiest).unwrap_unchecked(),
+            )
+        }
+    }
+}
+
+impl core::ops::Deref for SdLbStatsPicked {
+    type Target = SdLbStats;
+
+    #[inline]
+    fn deref(&self) -> &SdLbStats {
+        &self.0
+    }
+}

@@ -7,7 +7,7 @@
 //! kernel reads a value only on the branch that uses it, as the C does: no
 //! kernel state, no locking, only safe code, no floating point, only `core`.
 //! The same file is built into the kernel (as a module of the `sched_lb`
-//! crate) and on the host (by `tools/lb-math`, which carries the tests).
+//! crate) and on the host (by `tools/check/lb-math`, which carries the tests).
 //!
 //! Rules followed by every function:
 //!
@@ -31,7 +31,7 @@
 #![forbid(unsafe_code)]
 #![deny(clippy::arithmetic_side_effects)]
 
-use core::num::NonZeroU64;
+use core::num::{NonZeroU32, NonZeroU64};
 
 /// Capacity of one CPU at its highest OPP (`SCHED_CAPACITY_SCALE`, `1 << 10`).
 pub const SCHED_CAPACITY_SCALE: u64 = 1024;
@@ -160,6 +160,33 @@ pub fn sis_util_nr_idle_scan(sum_util: u64, llc_weight: u32, imbalance_pct: u32)
         .wrapping_mul(weight.get())
         / SCHED_CAPACITY_SCALE;
     y as u32
+}
+
+/// SIS_UTIL's depth as `update_idle_cpu_scan()` of 6.12 computes it, for
+/// the stock position: [`sis_util_nr_idle_scan`] without its guards, bit
+/// for bit the C.
+///
+/// `llc_weight` is not zero (an LLC has CPUs), so there is no zero test.
+/// `(x * pct)^2` wraps where the C's `x * x * pct * pct` wraps (the same
+/// product modulo `2^64`), where [`sis_util_nr_idle_scan`] saturates: that
+/// takes `x * pct >= 2^32`, a per-CPU utilization (`x`, at most a CPU's
+/// capacity, 1024) above `2^32 / pct`, which `cpu_util_cfs()` never
+/// reaches. On every other input the two are equal. The wrapped product
+/// divided by `10000 * 1024` is below `2^41`, so the C's signed `min_t()`
+/// is this unsigned one, and `(1024 - tmp) * llc_weight <= 2^42`.
+#[inline]
+pub fn sis_util_nr_idle_scan_stock(
+    sum_util: u64,
+    llc_weight: NonZeroU32,
+    imbalance_pct: u32,
+) -> u32 {
+    let weight = NonZeroU64::from(llc_weight);
+    let xp = (sum_util / weight).wrapping_mul(u64::from(imbalance_pct));
+    let tmp = (xp.wrapping_mul(xp) / SIS_UTIL_DIVISOR).min(SCHED_CAPACITY_SCALE);
+    (SCHED_CAPACITY_SCALE
+        .wrapping_sub(tmp)
+        .wrapping_mul(weight.get())
+        / SCHED_CAPACITY_SCALE) as u32
 }
 
 /// Kind of quantity `env->imbalance` counts (`enum migration_type`).
@@ -334,7 +361,7 @@ pub fn spread_by_siblings(busiest_group_weight: u32, prefer_sibling: bool) -> bo
 ///
 /// Laziness is measured, not assumed: reading all of them up front, as a
 /// plain struct would, made the Rust side of `calculate_imbalance()` cost
-/// 14.5 more instructions per call in `tools/helper-insns` (the core counts
+/// 14.5 more instructions per call in `tools/measure/helper-insns` (the core counts
 /// and `imb_numa_nr` are loads through two more pointers).
 pub trait SpreadInputs {
     /// Whether the spread evens out tasks per core ([`sibling_imbalance`])
@@ -446,7 +473,7 @@ pub enum NewidleSkip {
 }
 
 /// The root-domain overload indicator as `sched_balance_newidle()` sees it
-/// (`struct rust_lb_rd_overload` in C, which the shim passes by value).
+/// (`struct rust_lb_rd_overload` in C, which the shim passes by address).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct RdOverload {
@@ -606,7 +633,7 @@ impl Newidle {
 }
 
 /// The inputs of the same-LLC wakelist condition ([`ttwu_wakelist_same_llc`];
-/// `struct rust_lb_in_ttwu_queue_cond` in C, which the shim passes by value).
+/// `struct rust_lb_in_ttwu_queue_cond` in C, which the shim passes by address).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct TtwuQueue {
@@ -1038,10 +1065,10 @@ impl NohzBalancerKick {
 }
 
 // Host tests beside the arithmetic they test: `cargo test` of
-// `tools/lb-math` compiles this module, the kernel build never does
+// `tools/check/lb-math` compiles this module, the kernel build never does
 // (`cfg(test)` is off there).  A mechanism's decision and its tests can so
 // live in this one file; the larger property tests are in
-// `tools/lb-math/tests/`.
+// `tools/check/lb-math/tests/`.
 #[cfg(test)]
 mod tests {
     use super::*;

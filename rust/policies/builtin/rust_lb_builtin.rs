@@ -3,7 +3,7 @@
 //! A policy module that answers every decision, each with the built-in
 //! answer (`builtin()` of its input): it decides as the kernel does, through
 //! the policy seam's static calls, so that the helpers' benchmark
-//! (`tools/helper-cost --policy`) shows what that path costs per call.
+//! (`tools/measure/helper-cost --policy`) shows what that path costs per call.
 
 use kernel::c_str;
 use kernel::prelude::*;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-//! The statistics of the per-helper benchmark (`tools/helper-cost`): the
+//! The statistics of the per-helper benchmark (`tools/measure/helper-cost`): the
 //! raw table of `/sys/kernel/debug/sched/rust_lb_bench` in, one line per
 //! helper out.
 //!
@@ -144,7 +144,7 @@ pub fn table(rows: &[(String, Repeats)], unit: &str) -> String {
 mod tests {
     use super::*;
 
-    const RAW: &str = "# tools/helper-cost --iterations 10 (clock icount)
+    const RAW: &str = "# tools/measure/helper-cost --iterations 10 (clock icount)
 helper               repeat    base_ps    rust_ps       c_ps   stock_ps
 a                         0       9000      20000      18000      16000
 a                         1       9000      22000      18000      16000

@@ -396,7 +396,7 @@ pub fn floor_line(meta: &serde_json::Map<String, Value>) -> Option<String> {
 }
 
 /// The host line: what other work took of the host's CPUs during the
-/// runs (tools/experiment's per-run record), beside the floor, so that a
+/// runs (tools/measure/experiment's per-run record), beside the floor, so that a
 /// reader sees how quiet the host was; for runs without that record, the
 /// host's load average when the experiment started.
 pub fn host_line(inp: &Input) -> String {

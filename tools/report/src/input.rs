@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Reading the experiment's JSONL: the RESULT lines of
-//! tools/guest/experiment, with or without their `RESULT ` prefix.
+//! tools/guest/in/experiment, with or without their `RESULT ` prefix.
 
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -38,11 +38,11 @@ pub struct Run {
     /// per CPU.
     pub occupancy: Vec<Vec<f64>>,
     /// What the host's CPUs did apart from running the guest during the
-    /// run, as tools/experiment measured it (`"host":{...}`), if it did.
+    /// run, as tools/measure/experiment measured it (`"host":{...}`), if it did.
     pub host: Option<Host>,
 }
 
-/// The host's side of a run (tools/experiment's `HostMeter`).
+/// The host's side of a run (tools/measure/experiment's `HostMeter`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Host {
     /// CPU time of other work over the run's wall time times the host's

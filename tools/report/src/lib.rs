@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! The report of the A/B experiment: JSONL of RESULT lines in; an mmtests
 //! compare-kernels style table, a JSON summary and PNG plots out; and the
-//! summary of tools/scale's CPU-count sweep (`scale`).
+//! summary of tools/measure/scale's CPU-count sweep (`scale`).
 
 pub mod cli;
 pub mod cost;

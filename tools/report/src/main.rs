@@ -14,7 +14,7 @@ usage: report [--clock tcg|icount|NAME] [--out DIR] [--font TTF] [--no-plots]
               [--counters per-second|per-run] [--all-counters]
               [--ratio NAME=NUM/DEN]... [--rst FILE] [--quiet] RESULTS.jsonl|-
 
-Reads the RESULT lines of tools/guest/experiment (the `RESULT ` prefix is
+Reads the RESULT lines of tools/guest/in/experiment (the `RESULT ` prefix is
 optional; other console lines are skipped) and prints first the headline:
 per case its two primary measures (the case table's effect and benefit,
 the meta line's \"primary\") off and on, the difference with its 95% CI,
@@ -50,7 +50,7 @@ second of run (or per run) beside them.
   --rst FILE     write the headline as reStructuredText to FILE
   --resolution   print only what the runs so far can resolve: one JSON line
                  per headline row (case, role, workload, metric, n, mde,
-                 equiv_floor; tools/experiment --mde reads it)
+                 equiv_floor; tools/measure/experiment --mde reads it)
   --quiet        do not print the table";
 
 struct Args {
@@ -185,7 +185,7 @@ fn run(a: &Args) -> Result<(), String> {
     json["headline"] = serde_json::to_value(&head).map_err(|e| e.to_string())?;
     let json = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
     write("report.json", &(json + "\n"))?;
-    // The raw /proc/schedstat of each run, if tools/experiment kept it: a
+    // The raw /proc/schedstat of each run, if tools/measure/experiment kept it: a
     // side table, so a file it cannot read is a warning, not a failure.
     let raw = a.input.with_file_name("schedstat.jsonl");
     if a.input.as_os_str() != "-" && raw.exists() {

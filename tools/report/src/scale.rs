@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-//! The summary of the CPU-count sweep (tools/scale): per CPU count n and
+//! The summary of the CPU-count sweep (tools/measure/scale): per CPU count n and
 //! feature state, the mean of the runs' measures with its 95% interval
 //! (Student's t, `stats::ci95_amean`), as DIR/scale.txt, DIR/scale.json
 //! and one PNG per measure, DIR/scale-MEASURE.png (every run a dot, the
 //! mean with its interval, feature off and on, x the CPU count).
 //!
-//! The sweep's runs are DIR/nN/results.jsonl, tools/experiment's results
+//! The sweep's runs are DIR/nN/results.jsonl, tools/measure/experiment's results
 //! of the serialize_due and ilb_util cases on a guest of N vCPUs.  The
 //! measures are per operation, not per second: with 64 vCPUs on two host
 //! cores the guest's seconds follow the emulator's scheduling.
@@ -247,7 +247,7 @@ pub fn g3(x: f64) -> String {
 const STATES: [(State, &str); 2] = [(State::Off, "off"), (State::On, "on")];
 
 /// DIR/scale.txt: the `command` that made it and the kernel inputs it
-/// names (tools/data-status reads that line) as `#` lines, then per
+/// names (tools/report/data-status reads that line) as `#` lines, then per
 /// measure and CPU count the mean of each state's runs, its 95% interval
 /// and the number of runs.
 pub fn render_text(s: &Sweep, command: &str) -> String {
@@ -570,10 +570,10 @@ mod tests {
         assert_eq!(s.feature("ilb_util"), "ILB_UTIL");
         assert_eq!(s.feature("other"), "other");
 
-        // Lines as the Python tools/scale wrote them for the same runs.
-        let t = render_text(&s, "tools/scale --summarize D --cpus 8,16,32");
+        // Lines as the Python tools/measure/scale wrote them for the same runs.
+        let t = render_text(&s, "tools/measure/scale --summarize D --cpus 8,16,32");
         let lines: Vec<&str> = t.lines().collect();
-        assert_eq!(lines[0], "# tools/scale --summarize D --cpus 8,16,32");
+        assert_eq!(lines[0], "# tools/measure/scale --summarize D --cpus 8,16,32");
         assert_eq!(lines[1], "# kernel inputs: of n8 n16 n32");
         assert_eq!(
             lines[4],

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //! The raw `/proc/schedstat` of each run, before and after it
-//! (`schedstat.jsonl` beside `results.jsonl`, written by tools/experiment),
+//! (`schedstat.jsonl` beside `results.jsonl`, written by tools/measure/experiment),
 //! as deltas under the field names of `perf sched stats report`
 //! (tools/lib/perf/include/perf/schedstat-{cpu,domain}-v16.h), so that a
 //! run here reads like a user's own `perf sched stats` of theirs.

@@ -15,7 +15,7 @@
  * calls with interrupts off, with a chance to reschedule between chunks.
  * Read back one line per helper and repeat: picoseconds per call of the
  * empty loop, the Rust helper, its C twin and the stock C
- * (tools/helper-cost computes the statistics).
+ * (tools/measure/helper-cost computes the statistics).
  *
  * The C twin is the helper's decision written in C, the one of
  * ../rust_lb_decisions.h that RUST_LB_VERIFY checks the Rust against: the
@@ -34,18 +34,25 @@
  * against it is what the switchable, counted helper costs over the kernel
  * it replaces.
  *
- * The Rust side of a decision is the shim's: RUST_LB's test, then
- * rust_lb_decide() of rust_lb.h (RUST_LB_VERIFY's and the policy
- * module's static branches, the feature's snapshot, the flags, the call),
- * as in fair.c and core.c, static branches with CONFIG_JUMP_LABEL; the C
- * twin is behind the same two tests of RUST_LB and RUST_LB_VERIFY and
- * gets the same snapshot; the stock C has none.  SIS_UTIL's and
- * ILB_UTIL's depths are timed alone, without the rest of their shims'
- * void decisions, so their Rust side spells out rust_lb_decide()'s
- * branches.  So rust - stock includes
- * what the shim adds.  The benchmark runs only in that position (-EBUSY
- * and a log line otherwise).  get_llc_shared has no gate: it is a part of
- * the Rust helpers, not a decision of its own.
+ * The Rust side of a decision is the shim's, as in fair.c and core.c,
+ * static branches with CONFIG_JUMP_LABEL: the shim's stock key first
+ * (RUST_LB_STOCK(), rust_lb_stock_on()), behind which the stock rule runs
+ * in Rust alone; otherwise RUST_LB's test, then rust_lb_decide() of
+ * rust_lb.h (RUST_LB_VERIFY's and the policy module's static branches,
+ * the feature's snapshot, the flags, the call).  The C twin is behind the
+ * same tests, with the stock C behind the stock key (the spare-capacity
+ * imbalance's twin, whose rule the Rust's is where the stock C wraps),
+ * and gets the same snapshot; the stock C has none.  So rust - stock
+ * includes what the shim adds.  SIS_UTIL's depth is timed alone, without
+ * the rest of its shim's void decision, so its Rust side spells out the
+ * shim's branches.  The benchmark runs only in the features' stock
+ * positions (-EBUSY and a log line otherwise), where the stock keys are
+ * on unless a policy module answers the decision.  Two rows are not
+ * decisions of a shim: get_llc_shared, a part of the Rust helpers, has no
+ * gate; ilb_scan_depth is ILB_UTIL's depth, which stock never computes
+ * (its stock side is the RFC's C), timed alone as the Rust decides it
+ * with ILB_UTIL on, while ilb_group_scan is what ILB_UTIL's shims cost in
+ * the stock position.
  *
  * Each side is called as fair.c and core.c call it.  The stock code is
  * inline at its call site, so the C sides are inline here; so is the Rust
@@ -69,7 +76,7 @@
  * branch, and while a policy module answers the decision, rust_lb_ask_in()
  * on the input), their C twin and stock C the stock rule over the input.
  */
-enum { BENCH_LLC_SHARED, BENCH_SIS_UTIL, BENCH_ILB_DEPTH, BENCH_NEWIDLE,
+enum { BENCH_LLC_SHARED, BENCH_SIS_UTIL, BENCH_ILB_DEPTH, BENCH_ILB_SCAN, BENCH_NEWIDLE,
 	BENCH_TTWU, BENCH_SPARE,
 #define RUST_LB_HOOK(name, ...)	BENCH_##name,
 #include "../rust_lb_decisions.h"
@@ -80,7 +87,7 @@ enum { BENCH_LLC_SHARED, BENCH_SIS_UTIL, BENCH_ILB_DEPTH, BENCH_NEWIDLE,
 enum { SIDE_BASE, SIDE_RUST, SIDE_C, SIDE_STOCK, SIDE_NR };
 
 static const char * const rust_lb_bench_names[BENCH_NR] = {
-	"get_llc_shared", "sis_util_scan", "ilb_scan_depth", "newidle_skip",
+	"get_llc_shared", "sis_util_scan", "ilb_scan_depth", "ilb_group_scan", "newidle_skip",
 	"ttwu_queue_cond", "calculate_imbalance",
 #define RUST_LB_HOOK(name, ...)	#name,
 #include "../rust_lb_decisions.h"
@@ -140,6 +147,10 @@ static __always_inline u32 rust_lb_stock_ilb_depth(u32 nr_groups, u64 sum_util, 
 	do_div(nr_scan, weight * SCHED_CAPACITY_SCALE);
 	return nr_groups - nr_scan;
 }
+
+/* The stock C of the newidle skip, as 6.12 has it (sd is not null). */
+#define rust_lb_stock_newidle(rq, sd, overloaded)				\
+	(!(overloaded) || (rq)->avg_idle < (sd)->max_newidle_lb_cost)
 
 static __always_inline struct sched_domain_shared *
 rust_lb_stock_llc_shared(struct lb_env *env)
@@ -204,7 +215,9 @@ rust_lb_bench_sis_policy(u64 sum_util, u32 llc_weight, u32 pct, u32 *depth)
 
 static __always_inline void rust_lb_sis(u64 sum_util, u32 llc_weight, u32 pct, u32 *depth)
 {
-	if (!rust_lb_bench_gate())
+	if (rust_lb_stock_on(update_idle_cpu_scan))
+		*depth = rust_lb_sis_util_scan_stock(sum_util, llc_weight, pct);
+	else if (!rust_lb_bench_gate())
 		*depth = rust_lb_stock_sis_util(sum_util, llc_weight, pct);
 	else if (rust_lb_policy_on())
 		rust_lb_bench_sis_policy(sum_util, llc_weight, pct, depth);
@@ -214,7 +227,7 @@ static __always_inline void rust_lb_sis(u64 sum_util, u32 llc_weight, u32 pct, u
 
 static __always_inline void rust_lb_c_sis(u64 sum_util, u32 llc_weight, u32 pct, u32 *depth)
 {
-	if (!rust_lb_bench_gate())
+	if (rust_lb_stock_on(update_idle_cpu_scan) || !rust_lb_bench_gate())
 		*depth = rust_lb_stock_sis_util(sum_util, llc_weight, pct);
 	else
 		*depth = rust_lb_twin_sis_util_scan(sum_util, llc_weight, pct);
@@ -237,27 +250,70 @@ static __always_inline u32 rust_lb_c_ilb(u32 nr_groups, u64 sum_util, u32 weight
 	return rust_lb_twin_ilb_scan_depth(nr_groups, sum_util, weight);
 }
 
-static __always_inline bool rust_lb_newidle(struct rq *rq, struct sched_domain *sd,
-					    bool overloaded)
+/*
+ * ILB_UTIL's shims around update_sd_lb_stats()'s group scan, as there: the
+ * budget before the scan, the end of a scan of every group after it; the
+ * budget.  Stock has neither, and they have no twin: the C side of this
+ * row is the stock one, nothing, beside the same test of the key.
+ */
+static __always_inline u32 rust_lb_ilb_scan_rest(struct lb_env *env, struct sd_lb_stats *sds,
+						 u64 sum_util)
+{
+	bool ilb_util;
+	u32 budget;
+
+	if (!rust_lb_on())
+		return 0;
+	ilb_util = rust_lb_feat(ILB_UTIL);
+	budget = rust_lb_ilb_budget(env, rust_lb_flags(rust_lb_flag(ilb_util, ILB_UTIL)));
+	rust_lb_decide(ilb_done, env, sds, sum_util, budget, env->sd->nr_groups,
+		       rust_lb_flags(rust_lb_flag(ilb_util, ILB_UTIL)));
+	return budget;
+}
+
+static __always_inline u32 rust_lb_ilb_scan(struct lb_env *env, struct sd_lb_stats *sds,
+					    u64 sum_util)
+{
+	return rust_lb_stock_on(ilb_done) ? 0 : rust_lb_ilb_scan_rest(env, sds, sum_util);
+}
+
+static __always_inline bool rust_lb_newidle_rest(struct rq *rq, struct sched_domain *sd,
+						 bool overloaded)
 {
 	if (!rust_lb_on())
-		return !overloaded || rq->avg_idle < sd->max_newidle_lb_cost;
+		return rust_lb_stock_newidle(rq, sd, overloaded);
 	return rust_lb_decide(newidle_skip, rq, sd, &(struct rust_lb_rd_overload){
 				      .feature = rust_lb_feat(RD_OVERLOAD),
 				      .overloaded = overloaded });
 }
 
-static __always_inline bool rust_lb_c_newidle(struct rq *rq, struct sched_domain *sd,
-					      bool overloaded)
+static __always_inline bool rust_lb_newidle(struct rq *rq, struct sched_domain *sd,
+					    bool overloaded)
+{
+	if (rust_lb_stock_on(newidle_skip))
+		return rust_lb_newidle_skip_stock(rq, sd, overloaded);
+	return rust_lb_newidle_rest(rq, sd, overloaded);
+}
+
+static __always_inline bool rust_lb_c_newidle_rest(struct rq *rq, struct sched_domain *sd,
+						   bool overloaded)
 {
 	if (!rust_lb_bench_gate())
-		return !overloaded || rq->avg_idle < sd->max_newidle_lb_cost;
+		return rust_lb_stock_newidle(rq, sd, overloaded);
 	return rust_lb_c_newidle_skip(rq, sd, &(struct rust_lb_rd_overload){
 					      .feature = rust_lb_feat(RD_OVERLOAD),
 					      .overloaded = overloaded });
 }
 
-static __always_inline bool rust_lb_ttwu(unsigned int nr, bool on_cpu)
+static __always_inline bool rust_lb_c_newidle(struct rq *rq, struct sched_domain *sd,
+					      bool overloaded)
+{
+	if (rust_lb_stock_on(newidle_skip))
+		return rust_lb_stock_newidle(rq, sd, overloaded);
+	return rust_lb_c_newidle_rest(rq, sd, overloaded);
+}
+
+static __always_inline bool rust_lb_ttwu_rest(unsigned int nr, bool on_cpu)
 {
 	if (!rust_lb_on())
 		return !nr;
@@ -268,7 +324,14 @@ static __always_inline bool rust_lb_ttwu(unsigned int nr, bool on_cpu)
 				      .wakee_on_cpu = on_cpu });
 }
 
-static __always_inline bool rust_lb_c_ttwu_gated(unsigned int nr, bool on_cpu)
+static __always_inline bool rust_lb_ttwu(unsigned int nr, bool on_cpu)
+{
+	if (rust_lb_stock_on(ttwu_queue_cond))
+		return rust_lb_ttwu_queue_cond_stock(nr);
+	return rust_lb_ttwu_rest(nr, on_cpu);
+}
+
+static __always_inline bool rust_lb_c_ttwu_rest(unsigned int nr, bool on_cpu)
 {
 	if (!rust_lb_bench_gate())
 		return !nr;
@@ -278,13 +341,22 @@ static __always_inline bool rust_lb_c_ttwu_gated(unsigned int nr, bool on_cpu)
 				      .wakee_on_cpu = on_cpu });
 }
 
+static __always_inline bool rust_lb_c_ttwu_gated(unsigned int nr, bool on_cpu)
+{
+	if (rust_lb_stock_on(ttwu_queue_cond))
+		return !nr;
+	return rust_lb_c_ttwu_rest(nr, on_cpu);
+}
+
 /*
  * The spare-capacity imbalance of the shim and of its C twin, shaped as
  * sched_rust_lb_c_spare_imbalance().
  */
 static noinline void rust_lb_spare(struct lb_env *env, struct sd_lb_stats *sds)
 {
-	if (rust_lb_on())
+	if (rust_lb_stock_on(spare_imbalance))
+		rust_lb_spare_imbalance_stock(env, sds);
+	else if (rust_lb_on())
 		rust_lb_decide(spare_imbalance, env, sds,
 			       rust_lb_flags(rust_lb_flag(rust_lb_feat(LB_LLC_SPREAD),
 							  LB_LLC_SPREAD)));
@@ -294,7 +366,13 @@ static noinline void rust_lb_spare(struct lb_env *env, struct sd_lb_stats *sds)
 
 static noinline void rust_lb_c_spare_gated(struct lb_env *env, struct sd_lb_stats *sds)
 {
-	if (rust_lb_bench_gate())
+	/*
+	 * The twin in the stock position too: the stock C wraps where the
+	 * Rust saturates (see the top of ../rust_lb_decisions.h).
+	 */
+	if (rust_lb_stock_on(spare_imbalance))
+		rust_lb_c_spare(env, sds, true);
+	else if (rust_lb_bench_gate())
 		rust_lb_c_spare(env, sds, rust_lb_feat(LB_LLC_SPREAD));
 	else
 		sched_rust_lb_c_spare_imbalance(env, sds);
@@ -476,6 +554,28 @@ static noinline void name(struct rust_lb_bench_input *in, struct lb_env *env,	\
 
 #define RUST_LB_BENCH_FN(name, expr)	RUST_LB_BENCH_LOOP(name, sink += (expr))
 
+/*
+ * A shim's Rust path as the shim takes it: its stock instance @stock behind
+ * the stock key of @shim, else @rest; each side's answer summed apart, as
+ * the hooks' are (see below): the shims' callers branch on it.
+ */
+#define RUST_LB_BENCH_STOCK(name, shim, stock, rest)				\
+	RUST_LB_BENCH_LOOP(name,						\
+		if (rust_lb_stock_on(shim))					\
+			sink += (stock);					\
+		else								\
+			asked += (rest))
+
+/*
+ * A shim beside the stock code @expr, which its stock instance leaves
+ * alone: @rest unless @shim is in its stock position.
+ */
+#define RUST_LB_BENCH_BESIDE(name, expr, shim, rest)				\
+	RUST_LB_BENCH_LOOP(name,						\
+		sink += (expr);							\
+		if (!rust_lb_stock_on(shim))					\
+			asked += (rest))
+
 /* The spare-capacity imbalance through @fn, and what it decided. */
 #define RUST_LB_BENCH_SPARE(fn)	((fn)(env, &p->sds), env->imbalance + env->migration_type)
 
@@ -485,6 +585,7 @@ RUST_LB_BENCH_FN(rust_lb_bench_base_llc, (unsigned long)env + p->nr)
 
 RUST_LB_BENCH_FN(rust_lb_bench_base_sis, (p->depth = p->util + p->weight + p->pct, 0))
 RUST_LB_BENCH_FN(rust_lb_bench_base_ilb, p->nr_groups + p->util + p->weight)
+RUST_LB_BENCH_FN(rust_lb_bench_base_ilb_scan, (unsigned long)&p->sds + p->util)
 RUST_LB_BENCH_FN(rust_lb_bench_base_newidle, p->overloaded)
 RUST_LB_BENCH_FN(rust_lb_bench_base_ttwu, p->nr + p->on_cpu)
 RUST_LB_BENCH_FN(rust_lb_bench_base_spare,
@@ -493,15 +594,25 @@ RUST_LB_BENCH_FN(rust_lb_bench_base_spare,
 RUST_LB_BENCH_FN(rust_lb_bench_rust_llc, (unsigned long)rust_lb_get_llc_shared(env) + p->nr)
 RUST_LB_BENCH_FN(rust_lb_bench_rust_sis, RUST_LB_BENCH_SIS(rust_lb_sis))
 RUST_LB_BENCH_FN(rust_lb_bench_rust_ilb, rust_lb_ilb(p->nr_groups, p->util, p->weight))
-RUST_LB_BENCH_FN(rust_lb_bench_rust_newidle, rust_lb_newidle(rq, lowest, p->overloaded))
-RUST_LB_BENCH_FN(rust_lb_bench_rust_ttwu, rust_lb_ttwu(p->nr, p->on_cpu))
+/* ILB_UTIL's shims add a branch, empty in the stock position. */
+RUST_LB_BENCH_BESIDE(rust_lb_bench_rust_ilb_scan, (unsigned long)&p->sds + p->util, ilb_done,
+		     rust_lb_ilb_scan_rest(env, &p->sds, p->util))
+RUST_LB_BENCH_STOCK(rust_lb_bench_rust_newidle, newidle_skip,
+		    rust_lb_newidle_skip_stock(rq, lowest, p->overloaded),
+		    rust_lb_newidle_rest(rq, lowest, p->overloaded))
+RUST_LB_BENCH_STOCK(rust_lb_bench_rust_ttwu, ttwu_queue_cond, rust_lb_ttwu_queue_cond_stock(p->nr),
+		    rust_lb_ttwu_rest(p->nr, p->on_cpu))
 RUST_LB_BENCH_FN(rust_lb_bench_rust_spare, RUST_LB_BENCH_SPARE(rust_lb_spare))
 
 RUST_LB_BENCH_FN(rust_lb_bench_c_llc, (unsigned long)rust_lb_c_llc_shared(env) + p->nr)
 RUST_LB_BENCH_FN(rust_lb_bench_c_sis, RUST_LB_BENCH_SIS(rust_lb_c_sis))
 RUST_LB_BENCH_FN(rust_lb_bench_c_ilb, rust_lb_c_ilb(p->nr_groups, p->util, p->weight))
-RUST_LB_BENCH_FN(rust_lb_bench_c_newidle, rust_lb_c_newidle(rq, lowest, p->overloaded))
-RUST_LB_BENCH_FN(rust_lb_bench_c_ttwu, rust_lb_c_ttwu_gated(p->nr, p->on_cpu))
+RUST_LB_BENCH_BESIDE(rust_lb_bench_c_ilb_scan, (unsigned long)&p->sds + p->util, ilb_done, 0)
+RUST_LB_BENCH_STOCK(rust_lb_bench_c_newidle, newidle_skip,
+		    rust_lb_stock_newidle(rq, lowest, p->overloaded),
+		    rust_lb_c_newidle_rest(rq, lowest, p->overloaded))
+RUST_LB_BENCH_STOCK(rust_lb_bench_c_ttwu, ttwu_queue_cond, !p->nr,
+		    rust_lb_c_ttwu_rest(p->nr, p->on_cpu))
 RUST_LB_BENCH_FN(rust_lb_bench_c_spare, RUST_LB_BENCH_SPARE(rust_lb_c_spare_gated))
 
 RUST_LB_BENCH_FN(rust_lb_bench_stock_llc, (unsigned long)rust_lb_stock_llc_shared(env) + p->nr)
@@ -509,8 +620,8 @@ RUST_LB_BENCH_FN(rust_lb_bench_stock_sis,
 		 (p->depth = rust_lb_stock_sis_util(p->util, p->weight, p->pct), 0))
 RUST_LB_BENCH_FN(rust_lb_bench_stock_ilb,
 		 rust_lb_stock_ilb_depth(p->nr_groups, p->util, p->weight))
-RUST_LB_BENCH_FN(rust_lb_bench_stock_newidle,
-		 !p->overloaded || rq->avg_idle < lowest->max_newidle_lb_cost)
+RUST_LB_BENCH_FN(rust_lb_bench_stock_ilb_scan, (unsigned long)&p->sds + p->util)
+RUST_LB_BENCH_FN(rust_lb_bench_stock_newidle, rust_lb_stock_newidle(rq, lowest, p->overloaded))
 RUST_LB_BENCH_FN(rust_lb_bench_stock_ttwu, !p->nr)
 RUST_LB_BENCH_FN(rust_lb_bench_stock_spare, RUST_LB_BENCH_SPARE(sched_rust_lb_c_spare_imbalance))
 
@@ -556,6 +667,7 @@ static const rust_lb_bench_fn rust_lb_bench_fns[SIDE_NR][BENCH_NR] = {
 	RUST_LB_BENCH_ROW(BENCH_LLC_SHARED, llc)
 	RUST_LB_BENCH_ROW(BENCH_SIS_UTIL, sis)
 	RUST_LB_BENCH_ROW(BENCH_ILB_DEPTH, ilb)
+	RUST_LB_BENCH_ROW(BENCH_ILB_SCAN, ilb_scan)
 	RUST_LB_BENCH_ROW(BENCH_NEWIDLE, newidle)
 	RUST_LB_BENCH_ROW(BENCH_TTWU, ttwu)
 	RUST_LB_BENCH_ROW(BENCH_SPARE, spare)
@@ -604,6 +716,8 @@ static int rust_lb_bench_check(struct rust_lb_bench_input *in, struct lb_env *en
 		else if (rust_lb_ilb(p->nr_groups, p->util, p->weight) !=
 			 rust_lb_c_ilb(p->nr_groups, p->util, p->weight))
 			bad = BENCH_ILB_DEPTH;
+		else if (rust_lb_ilb_scan(env, &p->sds, p->util))
+			bad = BENCH_ILB_SCAN;	/* a budget, with ILB_UTIL off */
 		else if (rust_lb_newidle(rq, lowest, p->overloaded) !=
 			 rust_lb_c_newidle(rq, lowest, p->overloaded))
 			bad = BENCH_NEWIDLE;
@@ -772,9 +886,10 @@ static ssize_t rust_lb_bench_write(struct file *filp, const char __user *ubuf,
 	if (schedstat_enabled())
 		return -EBUSY;
 	/* The shims' Rust paths are timed in their stock position only. */
-	if (!rust_lb_feat(RUST_LB) || rust_lb_feat(RUST_LB_VERIFY) || !rust_lb_feat(RD_OVERLOAD) ||
-	    !rust_lb_feat(TTWU_QUEUE_IDLE) || !rust_lb_feat(LB_LLC_SPREAD)) {
-		pr_warn("rust_lb_bench: wants RUST_LB, RD_OVERLOAD, TTWU_QUEUE_IDLE, LB_LLC_SPREAD on, RUST_LB_VERIFY off\n");
+	if (!rust_lb_feat(RUST_LB) || rust_lb_feat(RUST_LB_VERIFY) || rust_lb_feat(ILB_UTIL) ||
+	    !rust_lb_feat(RD_OVERLOAD) || !rust_lb_feat(TTWU_QUEUE_IDLE) ||
+	    !rust_lb_feat(LB_LLC_SPREAD)) {
+		pr_warn("rust_lb_bench: wants RUST_LB, RD_OVERLOAD, TTWU_QUEUE_IDLE, LB_LLC_SPREAD on, ILB_UTIL, RUST_LB_VERIFY off\n");
 		return -EBUSY;
 	}
 	ret = rust_lb_bench_run(n);

@@ -13,8 +13,9 @@
 #![forbid(unsafe_code)]
 
 use crate::events::{self, count};
+use core::num::NonZeroU32;
 use kernel::sched::{
-    lb::{IdleType, LbEnv, SdLbStats},
+    lb::{IdleType, LbEnv, SdLbStats, SdLbStatsPicked},
     math,
     policy::decide,
     rq::Rq,
@@ -362,6 +363,93 @@ impl math::SpreadInputs for Spread<'_> {
         let sd = self.env.sd();
         (sd.flags() & flags::NUMA != 0).then(|| sd.imb_numa_nr())
     }
+}
+
+// The stock positions (`RUST_LB_STOCK()` in `rust_lb_decisions.h`): the
+// general rule with the features at their stock positions, as constants,
+// and no counter.  The shims run these while nothing else is wanted of
+// them: RUST_LB_VERIFY and schedstats off, no policy module answering.
+
+/// `update_idle_cpu_scan()` in the stock position: SIS_UTIL's depth, the
+/// C's arithmetic ([`math::sis_util_nr_idle_scan_stock`]).
+pub(crate) fn update_idle_cpu_scan_stock(env: &LbEnv, sum_util: u64) {
+    let Some(sds) = env.llc_shared() else {
+        return;
+    };
+    let sd = env.sd();
+    if let Some(weight) = NonZeroU32::new(sd.span_weight()) {
+        let depth = math::sis_util_nr_idle_scan_stock(sum_util, weight, sd.imbalance_pct());
+        sds.set_nr_idle_scan(i32::try_from(depth).unwrap_or(i32::MAX));
+    }
+}
+
+/// `sched_balance_newidle()`'s early exit in the stock position
+/// (RD_OVERLOAD on).
+#[inline(always)]
+pub(crate) fn newidle_skip_stock(rq: &Rq, sd: &SchedDomain, overloaded: bool) -> bool {
+    let rd = math::RdOverload {
+        feature: true,
+        overloaded,
+    };
+    math::newidle_skip(rd, || (rq.avg_idle(), sd.max_newidle_lb_cost())).is_some()
+}
+
+/// The same-LLC wakelist condition in the stock position (TTWU_QUEUE_IDLE
+/// on): whether the wakee CPU is idle.
+#[inline(always)]
+pub(crate) fn ttwu_queue_cond_stock(nr_running: u32) -> bool {
+    math::ttwu_wakelist_same_llc(math::TtwuQueue {
+        nr_running,
+        wakee_on_cpu: false,
+        queue_idle: true,
+    })
+}
+
+/// `calculate_imbalance()` with spare capacity in the stock position
+/// (LB_LLC_SPREAD on), in the stock C's order: each value is read on the
+/// branch that uses it, and each branch writes its answer.
+#[inline(always)]
+pub(crate) fn spare_imbalance_stock(env: &LbEnv, stats: &SdLbStatsPicked) {
+    use math::{Imbalance, MigrationType};
+    let (local, busiest) = (stats.local_stat(), stats.busiest_stat());
+    let sd = env.sd();
+    if busiest.group_type() > kernel::sched::lb::GroupType::FullyBusy
+        && sd.flags() & flags::SHARE_LLC == 0
+    {
+        let spare = local.group_capacity().saturating_sub(local.group_util());
+        return env.set_imbalance(if spare == 0 && env.idle() != IdleType::NotIdle {
+            Imbalance {
+                migration_type: MigrationType::Task,
+                imbalance: 1,
+            }
+        } else {
+            Imbalance {
+                migration_type: MigrationType::Util,
+                imbalance: spare,
+            }
+        });
+    }
+    let mut imbalance = if math::spread_by_siblings(busiest.group_weight(), stats.prefer_sibling())
+    {
+        let (local_group, busiest_group) = stats.groups();
+        math::sibling_imbalance(
+            env.idle() != IdleType::NotIdle,
+            local.sum_nr_running(),
+            busiest.sum_nr_running(),
+            local_group.cores(),
+            busiest_group.cores(),
+        )
+    } else {
+        math::idle_cpus_imbalance(local.idle_cpus(), busiest.idle_cpus())
+    };
+    if sd.flags() & flags::NUMA != 0 {
+        let dst_running = u64::from(local.sum_nr_running()).saturating_add(1);
+        imbalance = math::adjust_numa_imbalance(imbalance, dst_running, sd.imb_numa_nr());
+    }
+    env.set_imbalance(Imbalance {
+        migration_type: MigrationType::Task,
+        imbalance: imbalance / 2,
+    });
 }
 
 /// Whether to try `sched_balance_running` for an `SD_SERIALIZE` domain.

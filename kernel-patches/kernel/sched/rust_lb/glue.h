@@ -6,7 +6,8 @@
  * counters.c (event counters and their debugfs file), verify.c
  * (RUST_LB_VERIFY's bookkeeping), topology.c (the boot-time seam check and
  * the on-demand domain check), placement.c (the tick's placement sample
- * for the experiments), bench.c (the benchmark,
+ * for the experiments), stock.c (the shims' stock positions), policy.c
+ * (policy modules' registration), bench.c (the benchmark,
  * CONFIG_SCHED_RUST_LB_BENCH), offsets.c (not an object: the top-level
  * Kbuild makes <generated/sched-rust-lb-offsets.h> of it).
  */

@@ -16,9 +16,11 @@
  * rust_lb_policy_reject().
  *
  * One policy at a time.  Registration points each static call that the
- * policy answers at the module's function, then turns its key on, then
- * rust_lb_policy_key.  Unregistration turns the keys off, points the
- * calls back at the built-in answers and waits for an RCU grace period:
+ * policy answers at the module's function, then turns its key on (and
+ * the stock key of its shim off, rust_lb/stock.c), then
+ * rust_lb_policy_key.  Unregistration turns the keys off (the stock keys
+ * back on), points the calls back at the built-in answers and waits for
+ * an RCU grace period:
  * every helper runs with preemption or interrupts disabled or inside
  * rcu_read_lock() (scheduler context), so once synchronize_rcu() returns
  * no CPU is still in a call that began while the module's function was
@@ -63,8 +65,8 @@ DEFINE_STATIC_KEY_FALSE(rust_lb_policy_key);
 
 /*
  * Per decision of fair.c's own code (RUST_LB_HOOK()): the static call
- * that verify.c's rust_lb_ask_<name>() calls, and the key of the shim's
- * NOP, which rust_lb_hooks_update() keeps.
+ * that the site's rust_lb_ask() calls, and the key of the site's NOP,
+ * which rust_lb_hooks_update() keeps.
  */
 #define RUST_LB_HOOK(name, ...)						\
 	DEFINE_STATIC_CALL(rust_lb_policy_##name, rust_lb_builtin_##name);	\
@@ -125,7 +127,7 @@ static DEFINE_MUTEX(rust_lb_hooks_mutex);
  * registered policy answers the decision or RUST_LB_VERIFY is on.  With
  * the CPU hotplug lock read-held (sched_feat_write() holds it).
  */
-static void rust_lb_hooks_update(void)
+void rust_lb_hooks_update(void)
 {
 	bool verify = sched_feat(RUST_LB) && sched_feat(RUST_LB_VERIFY);
 	const struct rust_lb_answer_site *s;
@@ -144,17 +146,17 @@ static void rust_lb_hooks_update(void)
 	}
 }
 
-/* A sched feature changed (kernel/sched/debug.c). */
-void sched_rust_lb_features_changed(void)
-{
-	rust_lb_hooks_update();
-}
-
-static void rust_lb_hooks_set(unsigned long answers)
+/*
+ * The hooks' keys for the decisions of fair.c's own code that the policy
+ * answers (@answers), and the shims' stock keys (rust_lb/stock.c), which
+ * are off for a decision whose key is on.
+ */
+static void rust_lb_keys_set(unsigned long answers)
 {
 	WRITE_ONCE(rust_lb_policy_answers, answers);
 	cpus_read_lock();
 	rust_lb_hooks_update();
+	rust_lb_stock_update();
 	cpus_read_unlock();
 }
 
@@ -178,12 +180,13 @@ static void rust_lb_policy_clear(void)
 
 	lockdep_assert_held(&rust_lb_policy_mutex);
 	static_branch_disable(&rust_lb_policy_key);
-	rust_lb_hooks_set(0);
 	for_each_answer_site(s) {
 		if (s->key)
 			static_branch_disable(s->key);
-		__static_call_update(s->call, s->tramp, s->builtin);
 	}
+	rust_lb_keys_set(0);
+	for_each_answer_site(s)
+		__static_call_update(s->call, s->tramp, s->builtin);
 	rust_lb_policy = NULL;
 	synchronize_rcu_expedited();
 }
@@ -217,7 +220,7 @@ int rust_lb_policy_register(struct rust_lb_policy *policy)
 		else
 			answers |= BIT(s->decision);
 	}
-	rust_lb_hooks_set(answers);
+	rust_lb_keys_set(answers);
 	static_branch_enable(&rust_lb_policy_key);
 	pr_info("sched: rust_lb: policy %s registered\n", policy->name);
 	return 0;

@@ -9,7 +9,7 @@
 //! pointers into the references of `kernel::sched`; the policies are in
 //! [`decisions`], in safe Rust (a decision of a few lines that no policy
 //! module answers may stay in its entry point), and their arithmetic in [`math`] (the kernel
-//! crate's, which policy modules share and the host crate `tools/lb-math`
+//! crate's, which policy modules share and the host crate `tools/check/lb-math`
 //! also compiles and property-tests).  The
 //! crate's `unsafe` is here (turning C pointers into references);
 //! `events` counts through the `kernel` crate's static-key and per-CPU
@@ -27,10 +27,10 @@ mod check;
 mod decisions;
 mod events;
 
-use core::ffi::c_uint;
+use core::{ffi::c_uint, num::NonZeroU32};
 use kernel::bindings;
 use kernel::sched::{
-    lb::{LbEnv, SdLbStats},
+    lb::{LbEnv, SdLbStats, SdLbStatsPicked},
     math,
     rq::Rq,
     topology::SchedDomain,
@@ -321,6 +321,90 @@ decision! {
             serialize_due: f.has(flag!(SERIALIZE_DUE)),
             due: f.has(flag!(DUE)),
         })
+    }
+}
+
+// The stock positions' entry points (`RUST_LB_STOCK()` in
+// `rust_lb_decisions.h`, `decisions` for the rules): called by the shims
+// while their stock keys are on.
+
+entry! {
+    /// SIS_UTIL's depth for the LLC of `env`, in the stock position.
+    ///
+    /// # Safety
+    ///
+    /// As for [`rust_lb_update_idle_cpu_scan`].
+    pub unsafe extern "C" fn rust_lb_update_idle_cpu_scan_stock(
+        env: *mut bindings::lb_env,
+        sum_util: u64,
+    ) {
+        // SAFETY: as above.
+        let env = unsafe { LbEnv::from_raw(env) };
+        decisions::update_idle_cpu_scan_stock(env, sum_util);
+    }
+}
+
+entry! {
+    /// SIS_UTIL's depth alone in the stock position, for the benchmark; see
+    /// [`math::sis_util_nr_idle_scan_stock`].
+    ///
+    /// # Safety
+    ///
+    /// `llc_weight` is not 0.
+    pub unsafe extern "C" fn rust_lb_sis_util_scan_stock(
+        sum_util: u64,
+        llc_weight: u32,
+        imbalance_pct: u32,
+    ) -> u32 {
+        // SAFETY: the caller's promise.
+        let weight = unsafe { NonZeroU32::new_unchecked(llc_weight) };
+        math::sis_util_nr_idle_scan_stock(sum_util, weight, imbalance_pct)
+    }
+}
+
+entry! {
+    /// Whether `sched_balance_newidle()` skips balancing, in the stock
+    /// position; `overloaded` is the root domain's indicator, sampled once.
+    ///
+    /// # Safety
+    ///
+    /// As for [`rust_lb_newidle_skip`], and `sd` is not null (the caller
+    /// has left already without a domain, as 6.12's does).
+    pub unsafe extern "C" fn rust_lb_newidle_skip_stock(
+        this_rq: *mut bindings::rq,
+        sd: *mut bindings::sched_domain,
+        overloaded: bool,
+    ) -> bool {
+        // SAFETY: as for `rust_lb_newidle_skip`; `sd` is not null.
+        let (rq, sd) =
+            unsafe { (Rq::from_raw(this_rq), SchedDomain::from_raw(sd).unwrap_unchecked()) };
+        decisions::newidle_skip_stock(rq, sd, overloaded)
+    }
+}
+
+entry! {
+    /// The same-LLC wakelist condition in the stock position, for a wakee
+    /// CPU that runs `nr_running` tasks (see [`rust_lb_ttwu_queue_cond`]).
+    pub extern "C" fn rust_lb_ttwu_queue_cond_stock(nr_running: u32) -> bool {
+        decisions::ttwu_queue_cond_stock(nr_running)
+    }
+}
+
+entry! {
+    /// `calculate_imbalance()` when the local group has spare capacity, in
+    /// the stock position.
+    ///
+    /// # Safety
+    ///
+    /// As for [`rust_lb_ilb_done`], and `sds` has its local and busiest
+    /// groups set, as in `calculate_imbalance()`.
+    pub unsafe extern "C" fn rust_lb_spare_imbalance_stock(
+        env: *mut bindings::lb_env,
+        sds: *mut bindings::sd_lb_stats,
+    ) {
+        // SAFETY: as above, for both pointers; both groups are set.
+        let (env, sds) = unsafe { (LbEnv::from_raw(env), SdLbStatsPicked::from_raw(sds)) };
+        decisions::spare_imbalance_stock(env, sds);
     }
 }
 

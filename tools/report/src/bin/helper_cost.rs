@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //! `helper-cost FILE|-`: the statistics of a raw `rust_lb_bench` table
-//! (`report::cost`), printed as `tools/helper-cost` commits them.
+//! (`report::cost`), printed as `tools/measure/helper-cost` commits them.
 
 use std::io::Read;
 use std::process::ExitCode;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! `scale-summary [--cpus LIST] [--command TEXT] [--font TTF] [--no-plots]
 //! DIR`: the summary of a CPU-count sweep (`report::scale`), written as
-//! tools/scale writes it.
+//! tools/measure/scale writes it.
 
 use report::cli::{self, Arg};
 use report::{plot, scale};
@@ -12,7 +12,7 @@ const USAGE: &str = "\
 usage: scale-summary [--cpus 8,16,32,64] [--command TEXT] [--font TTF]
                      [--no-plots] DIR
 
-Reads DIR/nN/results.jsonl for each CPU count N (tools/scale's sweep;
+Reads DIR/nN/results.jsonl for each CPU count N (tools/measure/scale's sweep;
 a count without results is skipped) and writes DIR/scale.txt (per N and
 feature state the mean of the runs with its 95% interval, Student's t),
 DIR/scale.json and DIR/scale-MEASURE.png (every run a dot, the mean with

@@ -8,7 +8,7 @@
 # make the helpers count (the stock C counts nothing), runs with them off
 # and leaves the event
 # counters alone, reports every helper and every repeat, refuses bad
-# iteration counts, and prints the table (tools/helper-cost does the
+# iteration counts, and prints the table (tools/measure/helper-cost does the
 # statistics on the icount clock; see Documentation/results.rst).
 . "$(dirname "$0")/lib.sh"
 

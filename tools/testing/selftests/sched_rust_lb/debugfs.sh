@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shell helpers for the scheduler's debugfs, sourced by the selftests
-# (lib.sh) and by the experiment (tools/guest/experiment): the one place
+# (lib.sh) and by the experiment (tools/guest/in/experiment): the one place
 # that knows how sched features are read and switched.
 # FEATURES may be set before sourcing (tests of the experiment script).
 FEATURES=${FEATURES:-/sys/kernel/debug/sched/features}

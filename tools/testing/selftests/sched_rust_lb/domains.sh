@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The sched domain hierarchy in debugfs has the levels the guest topology
-# implies.  tools/run-guest passes the topology on the kernel command line
+# implies.  tools/guest/run-guest passes the topology on the kernel command line
 # (RUNGUEST_TOPOLOGY=sockets=S,cores=C,threads=T,nodes=N), which the kernel
 # hands to init as an environment variable.  Needs `sched_verbose`.
 . "$(dirname "$0")/lib.sh"

@@ -38,7 +38,7 @@ if ! command -v insmod > /dev/null; then
 	ktap_skip_all "no insmod"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 8
+ktap_set_plan 9
 mkdir -p "$T"
 log_mark
 verify_was=$(feature_state RUST_LB_VERIFY)
@@ -62,7 +62,20 @@ line=$(log_new | grep -c 'policy out_of_range not registered: policy twin is (-E
 ktap_print_msg "second insmod: exit $rc, $(cat "$T/busy")"
 ok=false; [ "$rc" != 0 ] && grep -q busy "$T/busy" && [ "$line" -ge 1 ] && ok=true
 ktap_test_result "a second policy is refused with EBUSY and a log line" $ok
+
+# 2b. A shim whose decision a module answers leaves its stock position:
+# the twin answers all of them, so no stock key is on, even with nothing
+# else in the way (RUST_LB_VERIFY and schedstats off), and each is back on
+# in its position once the twin is gone (stock.sh checks the positions).
+feature_set RUST_LB_VERIFY off
+echo 0 > "$SCHEDSTATS_SYSCTL"
+on_loaded=$(grep -c ' 1$' "$SCHED_DEBUGFS/rust_lb_stock")
 rmmod rust_lb_twin
+on_gone=$(grep -c ' 1$' "$SCHED_DEBUGFS/rust_lb_stock")
+echo 1 > "$SCHEDSTATS_SYSCTL"
+feature_set RUST_LB_VERIFY on
+ok=false; [ "$on_loaded" = 0 ] && [ "$on_gone" -gt 0 ] && ok=true
+ktap_test_result "stock keys: $on_loaded on with the twin loaded, $on_gone after rmmod" $ok
 
 # 3. Load and remove under load (msgbench, hackbench's pattern, and
 # wakelat), one project feature flipped off and on while loaded each time.
