@@ -196,6 +196,12 @@ DECLARE_STATIC_KEY_FALSE(rust_lb_policy_key);
 #undef RUST_LB_HOOK
 /* The hooks' keys, with the CPU hotplug lock read-held (rust_lb/policy.c). */
 void rust_lb_hooks_update(void);
+#ifdef CONFIG_SCHED_RUST_LB_POLICY
+/* The decisions the registered policy answers, a bit each (policy.c). */
+unsigned long rust_lb_policy_answered(void);
+#else
+static inline unsigned long rust_lb_policy_answered(void) { return 0; }
+#endif
 int rust_lb_policy_register(struct rust_lb_policy *policy);
 void rust_lb_policy_unregister(struct rust_lb_policy *policy);
 void rust_lb_policy_reject(enum rust_lb_decision decision);

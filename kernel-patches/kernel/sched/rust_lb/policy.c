@@ -119,6 +119,13 @@ static const struct rust_lb_answer_site rust_lb_answer_sites[] = {
 static_assert(RUST_LB_NR_DECISIONS <= BITS_PER_LONG);
 /* The decisions the registered policy answers, a bit each. */
 static unsigned long rust_lb_policy_answers;
+
+/* The decisions the registered policy answers (rust_lb/stock.c). */
+unsigned long rust_lb_policy_answered(void)
+{
+	return READ_ONCE(rust_lb_policy_answers);
+}
+
 /* Serializes rust_lb_hooks_update(). */
 static DEFINE_MUTEX(rust_lb_hooks_mutex);
 
@@ -147,9 +154,9 @@ void rust_lb_hooks_update(void)
 }
 
 /*
- * The hooks' keys for the decisions of fair.c's own code that the policy
- * answers (@answers), and the shims' stock keys (rust_lb/stock.c), which
- * are off for a decision whose key is on.
+ * The decisions the policy answers (@answers, a bit each): the hooks' keys
+ * of those of fair.c's own code, and the shims' stock keys
+ * (rust_lb/stock.c), off for a decision the policy answers.
  */
 static void rust_lb_keys_set(unsigned long answers)
 {
@@ -217,8 +224,7 @@ int rust_lb_policy_register(struct rust_lb_policy *policy)
 		__static_call_update(s->call, s->tramp, policy->answers[s->decision]);
 		if (s->key)
 			static_branch_enable(s->key);
-		else
-			answers |= BIT(s->decision);
+		answers |= BIT(s->decision);
 	}
 	rust_lb_keys_set(answers);
 	static_branch_enable(&rust_lb_policy_key);

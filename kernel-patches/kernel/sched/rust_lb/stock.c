@@ -24,10 +24,9 @@
 /* Serializes rust_lb_stock_update(). */
 static DEFINE_MUTEX(rust_lb_stock_mutex);
 
-/* Whether a policy module answers @decision. */
+/* Whether the registered policy module answers @decision. */
 #define rust_lb_answered(decision)					\
-	(IS_ENABLED(CONFIG_SCHED_RUST_LB_POLICY) &&			\
-	 static_key_enabled(&rust_lb_policy_##decision##_key))
+	(rust_lb_policy_answered() & BIT(rust_lb_decision_##decision))
 
 static void rust_lb_stock_set(struct static_key_false *key, bool on)
 {
